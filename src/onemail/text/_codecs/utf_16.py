@@ -1,0 +1,70 @@
+"""UTF-16LE/BE (Encoding Standard "shared UTF-16 decoder") and UTF-32LE/BE.
+
+UTF-16: CPython's C codecs report exactly the Encoding Standard's errors (a lone low surrogate,
+a lead surrogate not followed by a trail one with the next code unit re-read, a dangling lead
+surrogate or odd byte at the end as one error); tested exhaustively over code-unit classes.
+No byte order mark is sniffed: a BOM is decoded as U+FEFF and kept.
+
+UTF-32 has no Encoding Standard algorithm; spec 000 "Decoding details": the runtime's decoder
+with replacement. A unit above U+10FFFF or in the surrogate range is one 4-byte error; a
+truncated tail is one error.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from ..issues import IssueKind
+from . import RECORD, Codec, encode_with, recording, spans_to_issues
+
+
+class _UnitCodec(Codec):
+    __slots__ = ("_decode_fn", "_python_name")
+
+    def __init__(self, key, python_name):
+        super().__init__(key)
+        self._python_name = python_name
+        # codecs.utf_16_le_decode etc. take (data, errors, final) and return (text, consumed).
+        self._decode_fn = getattr(codecs, python_name.replace("-", "_") + "_decode")
+
+    def decode(self, data, issues, offset):
+        try:
+            return self._decode_fn(data, "strict", True)[0]
+        except UnicodeDecodeError:
+            pass
+        return self.decode_chunk(data, issues, offset, True, None)[0]
+
+    def decode_chunk(self, data, issues, offset, final, state):
+        # With final=False the C decoder leaves an odd byte or a waiting lead surrogate unconsumed.
+        if issues is None:
+            text, used = self._decode_fn(data, "replace", final)
+            return text, used, None
+        with recording() as spans:
+            text, used = self._decode_fn(data, RECORD, final)
+        spans_to_issues(spans, self.invalid_kind, issues, offset)
+        return text, used, None
+
+    def encode(self, text, issues):
+        return encode_with(self._python_name, text, issues)
+
+
+class Utf16Codec(_UnitCodec):
+    """UTF-16LE or UTF-16BE per the Encoding Standard."""
+
+    __slots__ = ()
+    invalid_kind = IssueKind.INVALID_UTF16
+
+
+class Utf32Codec(_UnitCodec):
+    """UTF-32LE or UTF-32BE (mail-only; the runtime's decoder with replacement)."""
+
+    __slots__ = ()
+    invalid_kind = IssueKind.INVALID_UTF32
+
+
+def codec(key: str) -> _UnitCodec:
+    """Return the codec for ``utf-16le``, ``utf-16be``, ``utf-32le`` or ``utf-32be``."""
+    endian = "be" if key.endswith("be") else "le"
+    if key.startswith("utf-16"):
+        return Utf16Codec(key, f"utf-16-{endian}")
+    return Utf32Codec(key, f"utf-32-{endian}")

@@ -1,0 +1,50 @@
+"""UTF-8: the Encoding Standard's UTF-8 decoder (maximal-subpart replacement) and encoder.
+
+Decoding uses CPython's C UTF-8 codec. Its error segmentation is the Unicode "maximal subpart"
+practice that the Encoding Standard's UTF-8 decoder specifies (one U+FFFD per maximal subpart of
+an ill-formed sequence, the offending byte re-read); the exhaustive 1- and 2-byte tests and the
+seeded random streams in ``tests/spec`` pin this. Every error span becomes one ``InvalidUtf8``.
+
+Encoding writes UTF-8; a lone surrogate in the ``str`` becomes ``?`` with ``Unencodable``.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from ..issues import IssueKind
+from . import RECORD, Codec, encode_with, recording, spans_to_issues
+
+_utf_8_decode = codecs.utf_8_decode
+
+
+class Utf8Codec(Codec):
+    """UTF-8 per the Encoding Standard."""
+
+    __slots__ = ()
+    invalid_kind = IssueKind.INVALID_UTF8
+
+    def decode(self, data, issues, offset):
+        try:
+            return _utf_8_decode(data, "strict", True)[0]
+        except UnicodeDecodeError:
+            pass
+        return self.decode_chunk(data, issues, offset, True, None)[0]
+
+    def decode_chunk(self, data, issues, offset, final, state):
+        # With final=False the C decoder leaves an incomplete (but so far valid) tail unconsumed.
+        if issues is None:
+            text, used = _utf_8_decode(data, "replace", final)
+            return text, used, None
+        with recording() as spans:
+            text, used = _utf_8_decode(data, RECORD, final)
+        spans_to_issues(spans, IssueKind.INVALID_UTF8, issues, offset)
+        return text, used, None
+
+    def encode(self, text, issues):
+        return encode_with("utf-8", text, issues)
+
+
+def codec(key: str) -> Utf8Codec:
+    """Return the UTF-8 codec (``key`` is ``"utf-8"``)."""
+    return Utf8Codec(key)

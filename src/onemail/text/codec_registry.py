@@ -1,0 +1,165 @@
+"""The ``onemail-<name>`` Python codecs (house style section 7).
+
+After ``import onemail.text``, ``data.decode("onemail-windows-1252")`` decodes with onemail's
+decoders, and ``text.encode("onemail-shift_jis")`` encodes. Names are ``onemail-`` plus a
+:attr:`Charset.name` (also the label-reached decoder key), plus ``onemail-imap-utf-7``.
+
+The codec face follows Python's contract, not ours: each issue that wrote U+FFFD becomes
+``UnicodeDecodeError(name, data, offset, offset + length, kind.value)`` handed to
+``codecs.lookup_error(errors)``, so ``"strict"`` raises at the first one and ``"replace"`` equals
+onemail's native output. ``Ambiguous*`` issues never reach the handler.
+"""
+
+from __future__ import annotations
+
+import codecs
+import encodings
+
+from .issues import TextIssue
+
+__all__ = ["register", "unregister"]
+
+_registered = False
+_cache: dict[str, codecs.CodecInfo | None] = {}
+
+
+def _norm(name: str) -> str:
+    return encodings.normalize_encoding(name.lower())
+
+
+def _names() -> dict[str, object]:
+    from . import charsets
+
+    out: dict[str, object] = {}
+    for cs in charsets.known_charsets():
+        out[_norm(cs.key)] = cs
+        out.setdefault(_norm(cs.name), cs)
+    for cp in sorted(charsets._CODE_PAGES):
+        cs = charsets.for_code_page(cp)
+        out.setdefault(_norm(cs.name), cs)
+    out[_norm("imap-utf-7")] = "imap"
+    return out
+
+
+def _search(name: str):
+    if not name.startswith("onemail"):
+        return None
+    name = _norm(name)
+    if not name.startswith("onemail_"):
+        return None
+    rest = name[len("onemail_"):]
+    if rest in _cache:
+        return _cache[rest]
+    target = _names().get(rest)
+    info = None if target is None else _make_info(target)
+    _cache[rest] = info
+    return info
+
+
+def _apply_handler(cs_name, data, text, issues, errors, start_offset=0):
+    """Rebuild ``text`` with the Python error handler ``errors`` applied to each invalid issue."""
+    bad = [i for i in issues if not i.kind.is_ambiguous]
+    if not bad:
+        return text
+    handler = codecs.lookup_error(errors)
+    pieces = text.split("\ufffd")
+    if len(pieces) - 1 != len(bad):
+        raise UnicodeDecodeError(cs_name, bytes(data), bad[0].offset, bad[0].offset + bad[0].length,
+                                 bad[0].kind.value + " (text holds a literal U+FFFD; use 'replace')")
+    out = [pieces[0]]
+    for issue, piece in zip(bad, pieces[1:], strict=True):
+        exc = UnicodeDecodeError(cs_name, bytes(data), issue.offset - start_offset,
+                                 issue.offset - start_offset + issue.length, issue.kind.value)
+        replacement, _ = handler(exc)
+        out.append(replacement if isinstance(replacement, str) else replacement.decode("latin-1"))
+        out.append(piece)
+    return "".join(out)
+
+
+def _make_info(target) -> codecs.CodecInfo:
+    if target == "imap":
+        from . import utf7
+
+        name = "onemail-imap-utf-7"
+
+        def decode(data, errors="strict"):
+            issues: list[TextIssue] = []
+            text = utf7.decode_imap(bytes(data), issues)
+            return _apply_handler(name, data, text, issues, errors), len(data)
+
+        def encode(text, errors="strict"):
+            return utf7.encode_imap(text), len(text)
+
+        return codecs.CodecInfo(encode, decode, name=name)
+
+    cs = target
+    name = f"onemail-{cs.name}"
+
+    def decode(data, errors="strict"):
+        issues: list[TextIssue] = []
+        text = cs.decode(bytes(data), issues)
+        return _apply_handler(name, data, text, issues, errors), len(data)
+
+    def encode(text, errors="strict"):
+        issues: list[TextIssue] = []
+        out = cs.encode(text, issues)
+        if issues and errors == "strict":
+            i = issues[0].offset
+            raise UnicodeEncodeError(name, text, i, i + 1, "Unencodable")
+        return out, len(text)
+
+    class IncrementalDecoder(codecs.IncrementalDecoder):
+        def __init__(self, errors="strict"):
+            super().__init__(errors)
+            self._dec = cs.new_decoder()
+
+        def decode(self, data, final=False):
+            issues: list[TextIssue] = []
+            start = self._dec.position
+            pending = self._dec.getstate()[0]
+            text = self._dec.decode(data, final, issues)
+            return _apply_handler(name, pending + bytes(data), text, issues, self.errors, start)
+
+        def reset(self):
+            self._dec.reset()
+
+        def getstate(self):
+            pending, state = self._dec.getstate()
+            return pending, int(state or 0)
+
+        def setstate(self, state):
+            pending, flag = state
+            self._dec.setstate((pending, flag or None))
+
+    class IncrementalEncoder(codecs.IncrementalEncoder):
+        def encode(self, text, final=False):
+            return encode(text, self.errors)[0]
+
+    class StreamReader(codecs.StreamReader):
+        def decode(self, data, errors="strict"):
+            return decode(data, errors)
+
+    class StreamWriter(codecs.StreamWriter):
+        def encode(self, text, errors="strict"):
+            return encode(text, errors)
+
+    return codecs.CodecInfo(encode, decode, name=name, incrementalencoder=IncrementalEncoder,
+                            incrementaldecoder=IncrementalDecoder, streamreader=StreamReader,
+                            streamwriter=StreamWriter)
+
+
+def register() -> None:
+    """Add onemail's codec search function (idempotent; loads no tables)."""
+    global _registered
+    if not _registered:
+        codecs.register(_search)
+        _registered = True
+
+
+def unregister() -> None:
+    """Remove the search function (for tests)."""
+    global _registered
+    if _registered:
+        codecs.unregister(_search)
+        _registered = False
+        _cache.clear()

@@ -1,0 +1,78 @@
+"""What a decoder had to repair or guess: :class:`TextIssue` and :class:`IssueKind`.
+
+This is the only module where issue kinds are defined (house style: one damage taxonomy in one
+module). Spec 000 "Contract": decoders never raise on malformed input; each repair or guess is a
+``TextIssue(kind, offset, length)`` where ``offset`` and ``length`` are bytes into the span given
+to the decoder, plus the ``offset`` argument the caller passed.
+
+Kinds named ``Ambiguous*`` are documented resolutions (each has an id in ``docs/ambiguities.md``);
+every other kind is plain damage.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+__all__ = ["IssueKind", "TextIssue"]
+
+
+class IssueKind(enum.Enum):
+    """The kind of a :class:`TextIssue`; the value is the spec's CamelCase name (used in JSON)."""
+
+    # Undecodable bytes, one kind per encoding family (each produced exactly one U+FFFD).
+    INVALID_UTF8 = "InvalidUtf8"
+    INVALID_UTF16 = "InvalidUtf16"
+    INVALID_UTF32 = "InvalidUtf32"
+    INVALID_SINGLE_BYTE = "InvalidSingleByte"
+    INVALID_GB18030 = "InvalidGb18030"
+    INVALID_BIG5 = "InvalidBig5"
+    INVALID_EUC_JP = "InvalidEucJp"
+    INVALID_SHIFT_JIS = "InvalidShiftJis"
+    INVALID_EUC_KR = "InvalidEucKr"
+    INVALID_JOHAB = "InvalidJohab"
+    INVALID_UTF7 = "InvalidUtf7"
+    INVALID_IMAP_UTF7 = "InvalidImapUtf7"
+    INVALID_ISO2022 = "InvalidIso2022"
+    # Transfer-level damage inside encoded words and parameters.
+    INVALID_BASE64 = "InvalidBase64"
+    INVALID_QUOTED_PRINTABLE = "InvalidQuotedPrintable"
+    INVALID_PERCENT_ESCAPE = "InvalidPercentEscape"
+    # Syntax.
+    MALFORMED_ENCODED_WORD = "MalformedEncodedWord"
+    MALFORMED_EXTENDED_VALUE = "MalformedExtendedValue"
+    # Limits.
+    ENCODED_WORD_TOO_LONG = "EncodedWordTooLong"
+    # Encoding: a character the charset lacks was written as "?" (offset = index in the text).
+    UNENCODABLE = "Unencodable"
+    # Documented resolutions (docs/ambiguities.md).
+    AMBIGUOUS_UNKNOWN_CHARSET = "AmbiguousUnknownCharset"
+    AMBIGUOUS_RAW_8BIT = "AmbiguousRaw8Bit"
+    AMBIGUOUS_ISO2022_REPERTOIRE = "AmbiguousIso2022Repertoire"
+    AMBIGUOUS_ENCODED_WORD_IN_QUOTED_STRING = "AmbiguousEncodedWordInQuotedString"
+
+    @property
+    def is_ambiguous(self) -> bool:
+        """True for documented resolutions (``Ambiguous*``), False for damage."""
+        return self.value.startswith("Ambiguous")
+
+
+@dataclass(frozen=True, slots=True)
+class TextIssue:
+    """One repair or guess made while decoding or encoding text.
+
+    :param kind: what happened.
+    :param offset: byte offset into the span given to the decoder, plus the caller's ``offset``
+        argument. For :attr:`IssueKind.UNENCODABLE` it is the index of the character in the
+        ``str`` being encoded.
+    :param length: number of bytes concerned (characters for ``UNENCODABLE``); may be 0 for an
+        issue about a position (e.g. a missing terminator).
+    """
+
+    kind: IssueKind
+    offset: int
+    length: int
+
+    def to_json(self) -> list:
+        """Return ``[kind, offset, length]`` with the kind's spec name, for JSON output."""
+        return [self.kind.value, self.offset, self.length]
