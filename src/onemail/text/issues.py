@@ -50,6 +50,16 @@ class IssueKind(enum.Enum):
     AMBIGUOUS_RAW_8BIT = "AmbiguousRaw8Bit"
     AMBIGUOUS_ISO2022_REPERTOIRE = "AmbiguousIso2022Repertoire"
     AMBIGUOUS_ENCODED_WORD_IN_QUOTED_STRING = "AmbiguousEncodedWordInQuotedString"
+    # Message layer (onemail.message; offsets are into the header value or the part's body).
+    AMBIGUOUS_DEFAULT_CHARSET = "AmbiguousDefaultCharset"  # M1: no charset parameter
+    AMBIGUOUS_DETECTED_CHARSET = "AmbiguousDetectedCharset"  # M2: body charset from the detector
+    AMBIGUOUS_IN_BAND_CHARSET = "AmbiguousInBandCharset"  # M3: BOM / meta / XML declaration used
+    AMBIGUOUS_CHARSET_CONFLICT = "AmbiguousCharsetConflict"  # M4: in-band and declared disagree
+    AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING = "AmbiguousUnknownTransferEncoding"  # M5
+    MALFORMED_MIME_STRUCTURE = "MalformedMimeStructure"
+    MALFORMED_TNEF = "MalformedTnef"
+    MALFORMED_MSG = "MalformedMsg"
+    HEADER_TOO_LONG = "HeaderTooLong"
 
     @property
     def is_ambiguous(self) -> bool:
