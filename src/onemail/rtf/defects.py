@@ -37,6 +37,7 @@ class RtfDefectKind(enum.Enum):
     NESTING_LIMIT_EXCEEDED = "NestingLimitExceeded"
     # De-encapsulation, spec 002 "De-encapsulation".
     LONE_SURROGATE = "LoneSurrogate"
+    INVALID_CODE_PAGE_BYTES = "InvalidCodePageBytes"
     AMBIGUOUS_UNKNOWN_CODE_PAGE = "AmbiguousUnknownCodePage"
 
 
