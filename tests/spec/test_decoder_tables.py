@@ -1,0 +1,273 @@
+"""Exhaustive table tests of the single-byte, x-user-defined, UTF-8 and UTF-16 decoders.
+
+* Every pointer of every single-byte index file decodes to its code point and every code point of
+  the BMP (plus astral samples) encodes as the standard's single-byte encoder says (ASCII as is,
+  else the index pointer + 0x80, else ``?`` with ``Unencodable``).
+* Every byte of every DOS code page equals CPython's ``cpNNN`` (no WHATWG index exists for them),
+  decoding and encoding.
+* x-user-defined per its algorithm, both ways.
+* UTF-8: every 1- and 2-byte sequence, every combination of byte-class representatives up to 4
+  bytes and a seeded sample of 3- and 4-byte sequences against the standard's UTF-8 decoder
+  written out below in pure Python (maximal-subpart replacement).
+* UTF-16LE/BE: every sequence of up to 4 code units drawn from unit classes, with and without an
+  odd trailing byte, against the standard's shared UTF-16 decoder written out below.
+
+Texts and issues (kind, byte offset, length) are compared. Encoding Standard sections
+"single-byte decoder/encoder", "x-user-defined", "UTF-8 decoder", "shared UTF-16 decoder".
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from paths import WHATWG
+
+from onemail.text import IssueKind, TextIssue, for_label
+
+SINGLE_BYTE = [
+    "ibm866", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6",
+    "iso-8859-7", "iso-8859-8", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15",
+    "iso-8859-16", "koi8-r", "koi8-u", "macintosh", "windows-874", "windows-1250",
+    "windows-1251", "windows-1252", "windows-1253", "windows-1254", "windows-1255",
+    "windows-1256", "windows-1257", "windows-1258", "x-mac-cyrillic",
+]
+DOS = [437, 737, 775, 850, 852, 855, 857, 858, 860, 861, 862, 863, 864, 865, 869]
+FFFD = "\ufffd"
+ALL_BYTES = bytes(range(256))
+# Every scalar value of the BMP and a few astral ones: the encoder's whole domain, sampled above.
+SCALARS = [*range(0xD800), *range(0xE000, 0x10000), 0x10000, 0x1F600, 0x10FFFF]
+SCALAR_TEXT = "".join(map(chr, SCALARS))
+
+
+def read_index(name: str) -> dict[int, int]:
+    """``pointer -> code point`` of ``index-<name>.txt`` (lines ``pointer<TAB>code point<TAB>...``)."""
+    table = {}
+    for line in (WHATWG / f"index-{name}.txt").read_text(encoding="utf-8").split("\n"):
+        if line.strip() and not line.startswith("#"):
+            pointer, code_point = line.split("\t")[:2]
+            table[int(pointer)] = int(code_point, 16)
+    return table
+
+
+def check_table_decode(cs, expected_chars: list[str | None], kind: IssueKind) -> None:
+    """Decode all 256 bytes in one call: byte b gives expected_chars[b], None = U+FFFD + issue."""
+    issues: list[TextIssue] = []
+    text = cs.decode(ALL_BYTES, issues, 1000)
+    assert text == "".join(FFFD if c is None else c for c in expected_chars)
+    assert issues == [TextIssue(kind, 1000 + b, 1) for b, c in enumerate(expected_chars) if c is None]
+    # one byte at a time too (no state may leak between bytes)
+    assert [cs.decode(bytes((b,))) for b in range(256)] == [FFFD if c is None else c for c in expected_chars]
+
+
+def check_table_encode(cs, byte_of: dict[int, int]) -> None:
+    """Encode every scalar in one call: ``byte_of[cp]`` or ``?`` with an ``Unencodable`` issue."""
+    issues: list[TextIssue] = []
+    out = cs.encode(SCALAR_TEXT, issues)
+    want = bytes(byte_of.get(cp, 0x3F) for cp in SCALARS)
+    assert out == want
+    missing = [i for i, cp in enumerate(SCALARS) if cp not in byte_of]
+    assert [i.offset for i in issues] == missing
+    assert {(i.kind, i.length) for i in issues} == {(IssueKind.UNENCODABLE, 1)}
+
+
+@pytest.mark.parametrize("name", [*SINGLE_BYTE, "iso-8859-8-i"])
+def test_single_byte_index(name):
+    index = read_index("iso-8859-8" if name == "iso-8859-8-i" else name)
+    assert index and max(index) < 128
+    cs = for_label(name)
+    assert cs.key == name
+    chars = [chr(b) for b in range(128)] + [chr(index[p]) if p in index else None for p in range(128)]
+    check_table_decode(cs, chars, IssueKind.INVALID_SINGLE_BYTE)
+    # The standard's encoder: ASCII as is, else the index pointer (the first, should a code point
+    # occur twice: none does in these indexes) plus 0x80.
+    byte_of = {cp: cp for cp in range(128)}
+    for pointer in sorted(index, reverse=True):
+        byte_of[index[pointer]] = 0x80 + pointer
+    assert len(byte_of) == 128 + len(index)  # every code point occurs once
+    check_table_encode(cs, byte_of)
+
+
+@pytest.mark.parametrize("cp", DOS)
+def test_dos_code_page_equals_cpython(cp):
+    cs = for_label(f"cp{cp}")
+    assert cs.key == f"ibm{cp}"
+    chars = []
+    for b in range(256):
+        try:
+            chars.append(bytes((b,)).decode(f"cp{cp}"))
+        except UnicodeDecodeError:
+            chars.append(None)
+    check_table_decode(cs, chars, IssueKind.INVALID_SINGLE_BYTE)
+    byte_of = {}
+    for cp_ in SCALARS:
+        try:
+            byte_of[cp_] = chr(cp_).encode(f"cp{cp}")[0]
+        except UnicodeEncodeError:
+            pass
+    check_table_encode(cs, byte_of)
+
+
+def test_x_user_defined():
+    cs = for_label("x-user-defined")
+    chars = [chr(b) for b in range(128)] + [chr(0xF780 + b - 0x80) for b in range(0x80, 0x100)]
+    check_table_decode(cs, chars, IssueKind.INVALID_SINGLE_BYTE)
+    byte_of = {cp: cp for cp in range(128)} | {0xF780 + b: 0x80 + b for b in range(128)}
+    check_table_encode(cs, byte_of)
+
+
+# ---------------------------------------------------------------------------------------------
+# UTF-8
+
+
+def utf8_reference(data: bytes) -> tuple[str, list[tuple[int, int]]]:
+    """The Encoding Standard's UTF-8 decoder; returns (text, [(offset, length) per U+FFFD]).
+
+    An error spans the bytes of the sequence read so far (its maximal subpart); the byte that
+    broke it is read again ("prepend byte to stream").
+    """
+    out: list[str] = []
+    errors: list[tuple[int, int]] = []
+    needed = seen = cp = start = 0
+    lower, upper = 0x80, 0xBF
+    i, n = 0, len(data)
+    while i < n:
+        b = data[i]
+        if needed == 0:
+            if b <= 0x7F:
+                out.append(chr(b))
+            elif 0xC2 <= b <= 0xDF:
+                needed, cp = 1, b & 0x1F
+            elif 0xE0 <= b <= 0xEF:
+                lower = 0xA0 if b == 0xE0 else 0x80
+                upper = 0x9F if b == 0xED else 0xBF
+                needed, cp = 2, b & 0xF
+            elif 0xF0 <= b <= 0xF4:
+                lower = 0x90 if b == 0xF0 else 0x80
+                upper = 0x8F if b == 0xF4 else 0xBF
+                needed, cp = 3, b & 0x7
+            else:
+                out.append(FFFD)
+                errors.append((i, 1))
+            start, seen = i, 0
+            i += 1
+            continue
+        if not lower <= b <= upper:
+            out.append(FFFD)
+            errors.append((start, seen + 1))
+            needed = seen = cp = 0
+            lower, upper = 0x80, 0xBF
+            continue  # re-read b
+        lower, upper = 0x80, 0xBF
+        cp = (cp << 6) | (b & 0x3F)
+        seen += 1
+        i += 1
+        if seen == needed:
+            out.append(chr(cp))
+            needed = seen = cp = 0
+    if needed:
+        out.append(FFFD)
+        errors.append((start, seen + 1))
+    return "".join(out), errors
+
+
+def check_against(cs, reference, cases: list[bytes], kind: IssueKind) -> None:
+    """Each case decodes (text and issues) as the reference says; the texts compared in bulk."""
+    decode = cs.decode
+    refs = [reference(b) for b in cases]
+    assert [decode(b) for b in cases] == [t for t, _ in refs]
+    for data, (_, errors) in zip(cases, refs, strict=True):
+        if errors:
+            issues: list[TextIssue] = []
+            decode(data, issues, 7)
+            assert issues == [TextIssue(kind, 7 + o, n) for o, n in errors], data.hex(" ")
+
+
+def test_utf8_one_and_two_bytes():
+    cases = [bytes((a,)) for a in range(256)] + [bytes(p) for p in itertools.product(range(256), repeat=2)]
+    check_against(for_label("utf-8"), utf8_reference, cases, IssueKind.INVALID_UTF8)
+
+
+# One byte of each class the decoder distinguishes: ASCII; the continuation sub-ranges that the
+# E0/ED/F0/F4 bounds cut (80-8F, 90-9F, A0-BF); invalid leads (C0, F5); 2-, 3- and 4-byte leads.
+UTF8_CLASSES = (0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5)
+
+
+def test_utf8_byte_classes_up_to_four_bytes():
+    cases = [bytes(p) for n in (3, 4) for p in itertools.product(UTF8_CLASSES, repeat=n)]
+    check_against(for_label("utf-8"), utf8_reference, cases, IssueKind.INVALID_UTF8)
+
+
+def test_utf8_seeded_sample_three_and_four_bytes():
+    rng = random.Random(20260521)
+    leads = [*range(0xE0, 0xF8)]
+    cases = set()
+    while len(cases) < 60000:
+        n = rng.choice((3, 4))
+        tail = [rng.randrange(0x80, 0xC0) if rng.randrange(6) else rng.randrange(256) for _ in range(n - 1)]
+        cases.add(bytes([rng.choice(leads), *tail]))
+    check_against(for_label("utf-8"), utf8_reference, sorted(cases), IssueKind.INVALID_UTF8)
+
+
+# ---------------------------------------------------------------------------------------------
+# UTF-16
+
+
+def utf16_reference(data: bytes, big_endian: bool) -> tuple[str, list[tuple[int, int]]]:
+    """The Encoding Standard's shared UTF-16 decoder; returns (text, [(offset, length)])."""
+    out: list[str] = []
+    errors: list[tuple[int, int]] = []
+    lead_byte = lead_surrogate = None
+    unit_start = surrogate_start = 0
+    for i, b in enumerate(data):
+        if lead_byte is None:
+            lead_byte, unit_start = b, i
+            continue
+        unit = (lead_byte << 8) + b if big_endian else (b << 8) + lead_byte
+        lead_byte = None
+        if lead_surrogate is not None:
+            lead, lead_surrogate = lead_surrogate, None
+            if 0xDC00 <= unit <= 0xDFFF:
+                out.append(chr(0x10000 + ((lead - 0xD800) << 10) + (unit - 0xDC00)))
+                continue
+            out.append(FFFD)  # the lead surrogate alone; the unit is read again
+            errors.append((surrogate_start, 2))
+        if 0xD800 <= unit <= 0xDBFF:
+            lead_surrogate, surrogate_start = unit, unit_start
+        elif 0xDC00 <= unit <= 0xDFFF:
+            out.append(FFFD)
+            errors.append((unit_start, 2))
+        else:
+            out.append(chr(unit))
+    if lead_byte is not None or lead_surrogate is not None:
+        start = surrogate_start if lead_surrogate is not None else unit_start
+        out.append(FFFD)
+        errors.append((start, len(data) - start))
+    return "".join(out), errors
+
+
+UTF16_UNITS = (0x0041, 0x000D, 0x00E9, 0x4E00, 0xFEFF, 0xFFFF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF)
+
+
+@pytest.mark.parametrize("name", ["utf-16le", "utf-16be"])
+def test_utf16_unit_classes(name):
+    big = name.endswith("be")
+    order = "big" if big else "little"
+    cases = []
+    for n in range(5):
+        for units in itertools.product(UTF16_UNITS, repeat=n):
+            raw = b"".join(u.to_bytes(2, order) for u in units)
+            cases += [raw, raw + b"\x41", raw + b"\xd8"]
+    check_against(for_label(name), lambda b: utf16_reference(b, big), cases, IssueKind.INVALID_UTF16)
+
+
+def test_references_are_the_standard():
+    """The written-out references on the standard's own examples and known answers."""
+    assert utf8_reference(b"\xf0\x9f\x98") == (FFFD, [(0, 3)])
+    assert utf8_reference(b"\xe0\x80\x41") == (FFFD + FFFD + "A", [(0, 1), (1, 1)])
+    assert utf8_reference(b"\xed\xa0\x80") == (FFFD * 3, [(0, 1), (1, 1), (2, 1)])
+    assert utf8_reference(b"\xf4\x90") == (FFFD * 2, [(0, 1), (1, 1)])
+    assert utf16_reference(b"\x00\xd8\x41\x00", False) == (FFFD + "A", [(0, 2)])
+    assert utf16_reference(b"\xd8\x00\xdc\x00", True) == ("\U00010000", [])
+    assert utf16_reference(b"\xd8\x00\x41", True) == (FFFD, [(0, 3)])
