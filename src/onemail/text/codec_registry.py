@@ -62,6 +62,15 @@ def _apply_handler(cs_name, data, text, issues, errors, start_offset=0):
     if not bad:
         return text
     handler = codecs.lookup_error(errors)
+    # A zero-length issue (IMAP UTF-7's missing "-", T31) wrote no U+FFFD: the handler may
+    # raise ("strict"); whatever it returns is not inserted, so "replace" equals native output.
+    for issue in bad:
+        if not issue.length:
+            handler(UnicodeDecodeError(cs_name, bytes(data), issue.offset - start_offset,
+                                       issue.offset - start_offset, issue.kind.value))
+    bad = [i for i in bad if i.length]
+    if not bad:
+        return text
     pieces = text.split("\ufffd")
     if len(pieces) - 1 != len(bad):
         raise UnicodeDecodeError(cs_name, bytes(data), bad[0].offset, bad[0].offset + bad[0].length,
