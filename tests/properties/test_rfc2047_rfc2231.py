@@ -1,0 +1,88 @@
+"""Properties of RFC 2047 / RFC 2231: round trips, never raising, issues inside the input."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from onemail.text import for_label
+from onemail.text.rfc2047 import decode_text, encode
+from onemail.text.rfc2231 import ParameterCollector, parse_header_params
+from onemail.text.rfc2231 import encode as encode_param
+
+
+def _repertoire(label: str) -> str:
+    cs = for_label(label)
+    chars = []
+    for cp in range(0x20, 0x3000):
+        c = chr(cp)
+        if 0xD800 <= cp < 0xE000:
+            continue
+        issues: list = []
+        if cs.decode(cs.encode(c, issues)) == c and not issues:
+            chars.append(c)
+    return "".join(chars)
+
+
+_REPERTOIRES = {label: _repertoire(label) for label in ("windows-1252", "koi8-r", "iso-8859-7")}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text())
+def test_round_trip_utf8(s):
+    assert decode_text(encode(s)) == s
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",))))
+def test_round_trip_utf16(s):
+    assert decode_text(encode(s, "utf-16be")) == s
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(_REPERTOIRES)), st.data())
+def test_round_trip_single_byte_charsets(label, data):
+    s = data.draw(st.text(alphabet=_REPERTOIRES[label] + " \t\r\n"))
+    out = encode(s, label)
+    assert decode_text(out) == s
+    assert all(len(w) <= 75 for w in out.split(" ") if w.startswith("=?"))
+
+
+_WORDISH = st.lists(
+    st.sampled_from([b"=?", b"?=", b"?", b"=", b"utf-8", b"x-bad", b"Q", b"b", b"YQ==", b"=C3",
+                     b"=A9", b"_", b" ", b"\t", b"\r\n ", b"\r", b"\n", b"\xe9", b"\xc3\xa9", b"*en",
+                     b"a", b"%"]),
+    max_size=40).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.binary(max_size=200), _WORDISH), st.integers(0, 1000))
+def test_decode_never_raises_and_issues_lie_inside_the_input(data, offset):
+    issues: list = []
+    text = decode_text(data, issues=issues, offset=offset)
+    assert isinstance(text, str)
+    for i in issues:
+        assert offset <= i.offset and i.offset + i.length <= offset + len(data), (i, data)
+    assert decode_text(data) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.integers(1, 80))
+def test_parameter_encode_round_trip(value, part_length):
+    c = ParameterCollector()
+    for k, part in enumerate(encode_param("name", value, part_length=part_length)):
+        name, _, written = part.partition("=")
+        if written.startswith('"'):
+            written = written[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        c.add(name, written, k)
+    assert c.resolve()[0].value == value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=200), _WORDISH.map(lambda b: b"a/b; n*0*=" + b + b"; n*1=" + b)))
+def test_parse_header_params_never_raises(data):
+    main, params = parse_header_params(data)
+    assert isinstance(main, str)
+    for p in params:
+        for i in p.issues:
+            assert 0 <= i.offset and i.offset + i.length <= len(data), (i, data)
