@@ -1,0 +1,296 @@
+"""The data model of a read message: :class:`Message`, :class:`Part`, :class:`Header`,
+:class:`Address`, :class:`MessageIssue`, :class:`MapiProperty`.
+
+All are frozen, slotted dataclasses holding tuples (house style section 3). Every result has a
+``to_json()`` giving plain JSON types, used by ``onemail read --json`` and ``onemail scan``.
+
+Where an issue came from (:attr:`MessageIssue.where`):
+
+* ``header:<Name>`` -- a header value; ``offset`` is a byte offset into the raw value (the bytes
+  after ``Name:``, folds included).
+* ``part:<path>`` -- a leaf part's body; ``offset`` is a byte offset into the body after the
+  transfer encoding was removed (for ``InvalidBase64`` / ``InvalidQuotedPrintable``, into the
+  body as it stands in the message). Part paths number MIME children from 1 (``1.2`` is the
+  second child of the first child); the root of a single-part message is ``1``.
+* ``part:<path>/<parameter>`` -- a parameter (``filename``, ``name``) of that part's
+  Content-Type / Content-Disposition; ``offset`` is the caller-given parameter offset.
+* ``mime`` / ``mime:<path>`` -- MIME structure damage the stdlib parser reported (no position).
+* ``msg:<stream or property>`` / ``tnef:<attribute>`` -- Outlook container damage; ``offset``
+  into the stream or the TNEF file.
+* ``rtf:<path>`` -- an :class:`onemail.rtf.RtfDefect` from decompression or de-encapsulation;
+  ``offset`` into the compressed stream or the decompressed RTF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..text.issues import TextIssue
+
+__all__ = ["Address", "Header", "MapiProperty", "Message", "MessageIssue", "Part", "RepairRecord"]
+
+
+@dataclass(frozen=True, slots=True)
+class MessageIssue:
+    """A :class:`~onemail.text.TextIssue` or :class:`~onemail.rtf.RtfDefect` with its place.
+
+    :param kind: an :class:`~onemail.text.IssueKind` or :class:`~onemail.rtf.RtfDefectKind`.
+    :param where: the place (module docstring), e.g. ``"header:Subject"``, ``"part:1.2"``.
+    :param offset: byte offset into that header value / part body / stream.
+    :param length: bytes concerned (0 for a position).
+    """
+
+    kind: object
+    where: str
+    offset: int
+    length: int
+
+    @classmethod
+    def at(cls, where: str, issue, shift: int = 0) -> MessageIssue:
+        """Wrap a ``TextIssue`` or ``RtfDefect`` found in ``where`` (``shift`` added)."""
+        return cls(issue.kind, where, issue.offset + shift, issue.length)
+
+    def to_json(self) -> list:
+        """Return ``[kind, where, offset, length]`` with the kind's spec name."""
+        return [self.kind.value, self.where, self.offset, self.length]
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """One header field as found, decoded.
+
+    :param name: the field name as written (``str``; 8-bit bytes in names read as windows-1252).
+    :param value: the decoded value: encoded words decoded (RFC 2047), folds removed, raw 8-bit
+        text read as UTF-8 when valid (RFC 6532) else windows-1252 (``AmbiguousRaw8Bit``).
+    :param issues: :class:`TextIssue` tuple, byte offsets into the raw value.
+    """
+
+    name: str
+    value: str
+    issues: tuple[TextIssue, ...] = ()
+
+    def to_json(self) -> list:
+        """Return ``[name, value, issues]``."""
+        return [self.name, self.value, [i.to_json() for i in self.issues]]
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    """A mailbox: the decoded display name (may be empty) and the address as written."""
+
+    name: str
+    address: str
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.address}>" if self.name else self.address
+
+    def to_json(self) -> list:
+        """Return ``[name, address]``."""
+        return [self.name, self.address]
+
+
+@dataclass(frozen=True, slots=True)
+class MapiProperty:
+    """One MAPI property of an Outlook .msg or TNEF message or attachment.
+
+    :param tag: the property id (``0x0037`` for PidTagSubject), without the type.
+    :param type: the property type (``0x001F`` PtypString, ``0x001E`` PtypString8,
+        ``0x0102`` PtypBinary, ...).
+    :param value: ``str`` for strings (string8 decoded with the message code page), ``bytes``
+        for binary, ``int``/``float``/``bool``/``datetime`` for fixed types, a tuple for
+        multi-valued ones, ``None`` when unreadable.
+    :param name: for a named property (id >= 0x8000 in TNEF), ``"{GUID}:id"`` or
+        ``"{GUID}:name"``; else ``None``.
+    """
+
+    tag: int
+    type: int
+    value: object
+    name: str | None = None
+
+    def to_json(self) -> dict:
+        """Return a JSON object; bytes are given as their length only."""
+        value = self.value
+        if isinstance(value, bytes):
+            value = {"bytes": len(value)}
+        elif isinstance(value, datetime):
+            value = value.isoformat()
+        elif isinstance(value, tuple):
+            value = [
+                {"bytes": len(v)} if isinstance(v, bytes) else v.isoformat() if isinstance(v, datetime) else v
+                for v in value
+            ]
+        elif not isinstance(value, (str, int, float, bool, type(None), list)):
+            value = {"type": type(value).__name__}
+        out = {"tag": f"0x{self.tag:04X}", "type": f"0x{self.type:04X}", "value": value}
+        if self.name is not None:
+            out["name"] = self.name
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RepairRecord:
+    """One mojibake repair applied with ``repair=True``: where, and the replayable steps."""
+
+    where: str
+    steps: tuple
+
+    def to_json(self) -> list:
+        """Return ``[where, [step, ...]]`` (steps as strings)."""
+        return [self.where, [str(s) for s in self.steps]]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A leaf part: a MIME leaf, an Outlook body or attachment, or a TNEF attachment.
+
+    :param path: the part path (``"1"``, ``"1.2"``; ``"body.html"`` / ``"att1"`` for Outlook).
+    :param media_type: lower-case ``type/subtype`` (``text/plain`` when absent, RFC 2045 5.2).
+    :param disposition: ``"inline"``, ``"attachment"`` or ``None``.
+    :param filename: the decoded file name (Content-Disposition ``filename``, else Content-Type
+        ``name``; RFC 2231, RFC 2047 in quoted strings, raw 8-bit), or the attachment's long
+        file name for Outlook; ``None`` when absent.
+    :param charset: ``Charset.name`` of the charset used for :attr:`text`, or ``None``.
+    :param charset_source: how it was chosen: ``declared``, ``bom``, ``in-band``, ``default``,
+        ``detected`` (spec README decision 3), or ``None`` for non-text parts.
+    :param text: the decoded text for ``text/*`` parts (RTF bodies: the RTF itself), else
+        ``None``.
+    :param data: the body bytes after the transfer encoding (``b""`` for nested messages).
+    :param issues: issues of this part (also in :attr:`Message.issues`).
+    :param origin: ``"mime"``, or the MAPI property / TNEF attribute the body came from
+        (``"PidTagBodyHtml"``, ``"PidTagRtfCompressed"``, ``"attAttachData"``, ...).
+    :param is_rtf: True when :attr:`text` is plain RTF (not de-encapsulated HTML or text).
+    :param message: a nested message (message/rfc822, a TNEF ``winmail.dat``, an embedded .msg)
+        or ``None``.
+    :param content_id: the Content-ID (or PidTagAttachContentId) without angle brackets.
+    """
+
+    path: str
+    media_type: str
+    disposition: str | None = None
+    filename: str | None = None
+    charset: str | None = None
+    charset_source: str | None = None
+    text: str | None = None
+    data: bytes = b""
+    issues: tuple[MessageIssue, ...] = ()
+    origin: str = "mime"
+    is_rtf: bool = False
+    message: Message | None = None
+    content_id: str | None = None
+
+    @property
+    def is_attachment(self) -> bool:
+        """True for a part with a file name or ``attachment`` disposition."""
+        return self.disposition == "attachment" or self.filename is not None
+
+    def to_json(self, *, text: bool = True) -> dict:
+        """Return a JSON object (``text=False`` leaves the decoded text out)."""
+        out = {
+            "path": self.path,
+            "media_type": self.media_type,
+            "disposition": self.disposition,
+            "filename": self.filename,
+            "charset": self.charset,
+            "charset_source": self.charset_source,
+            "origin": self.origin,
+            "bytes": len(self.data),
+            "issues": [i.to_json() for i in self.issues],
+        }
+        if self.is_rtf:
+            out["is_rtf"] = True
+        if self.content_id is not None:
+            out["content_id"] = self.content_id
+        if text and self.text is not None:
+            out["text"] = self.text
+        if self.message is not None:
+            out["message"] = self.message.to_json(text=text)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message read by :func:`onemail.read`: headers, addresses, leaf parts, issues.
+
+    :param format: ``"rfc822"``, ``"mbox"``, ``"msg"`` (Outlook OLE2) or ``"tnef"``.
+    :param headers: every header in order (for .msg, parsed from
+        PidTagTransportMessageHeaders when present).
+    :param subject: the decoded Subject (or PidTagSubject), ``None`` when absent.
+    :param from_: the From mailboxes (display names decoded, addresses as written).
+    :param to: the To mailboxes. ``cc``: the Cc mailboxes.
+    :param date: the Date header (or PidTagClientSubmitTime) as an aware ``datetime``, or
+        ``None`` when absent or unparseable.
+    :param parts: the leaf parts in document order (nested messages inside
+        :attr:`Part.message`).
+    :param properties: the MAPI properties of a .msg/TNEF message (empty for MIME).
+    :param issues: every issue of the message with its place, nested messages included
+        (their places prefixed with the part path).
+    :param error: why the input could not be read as a message (then the other fields are
+        empty or partial), else ``None``.
+    :param repairs: mojibake repairs applied (only with ``repair=True``).
+    """
+
+    format: str
+    headers: tuple[Header, ...] = ()
+    subject: str | None = None
+    from_: tuple[Address, ...] = ()
+    to: tuple[Address, ...] = ()
+    cc: tuple[Address, ...] = ()
+    date: datetime | None = None
+    parts: tuple[Part, ...] = ()
+    properties: tuple[MapiProperty, ...] = ()
+    issues: tuple[MessageIssue, ...] = ()
+    error: str | None = None
+    repairs: tuple[RepairRecord, ...] = field(default=())
+
+    def header(self, name: str) -> str | None:
+        """Return the decoded value of the first header called ``name`` (any case), or None."""
+        low = name.lower()
+        for h in self.headers:
+            if h.name.lower() == low:
+                return h.value
+        return None
+
+    def walk(self):
+        """Yield every leaf part, nested messages' parts included (depth first)."""
+        for part in self.parts:
+            yield part
+            if part.message is not None:
+                yield from part.message.walk()
+
+    @property
+    def text(self) -> str | None:
+        """The first ``text/plain`` body (not an attachment), or ``None``."""
+        return self._body("text/plain")
+
+    @property
+    def html(self) -> str | None:
+        """The first ``text/html`` body (not an attachment), or ``None``."""
+        return self._body("text/html")
+
+    def _body(self, media_type: str) -> str | None:
+        for part in self.parts:
+            if part.media_type == media_type and part.text is not None and not part.is_attachment:
+                return part.text
+        return None
+
+    def to_json(self, *, text: bool = True) -> dict:
+        """Return a JSON object with every field (``text=False`` leaves body texts out)."""
+        out = {
+            "format": self.format,
+            "error": self.error,
+            "subject": self.subject,
+            "from": [a.to_json() for a in self.from_],
+            "to": [a.to_json() for a in self.to],
+            "cc": [a.to_json() for a in self.cc],
+            "date": self.date.isoformat() if self.date else None,
+            "headers": [h.to_json() for h in self.headers],
+            "parts": [p.to_json(text=text) for p in self.parts],
+            "issues": [i.to_json() for i in self.issues],
+        }
+        if self.properties:
+            out["properties"] = [p.to_json() for p in self.properties]
+        if self.repairs:
+            out["repairs"] = [r.to_json() for r in self.repairs]
+        return out
