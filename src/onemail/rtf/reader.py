@@ -110,7 +110,8 @@ def _scan(data: bytes, max_depth: int, defects: list | None) -> Iterator[tuple]:
                             defects.append(RtfDefect(RtfDefectKind.BINARY_DATA_TRUNCATED,
                                                      stop, end - stop))
                         resume = end
-                    yield T_BINARY, stop, resume - stop, data[stop:resume], None
+                    if resume > stop:
+                        yield T_BINARY, stop, resume - stop, data[stop:resume], None
                     break
             elif kind == 2:
                 if depth >= max_depth:
