@@ -56,10 +56,15 @@ def _search(name: str):
     return info
 
 
-def _apply_handler(cs_name, data, text, issues, errors, start_offset=0):
-    """Rebuild ``text`` with the Python error handler ``errors`` applied to each invalid issue."""
+def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=None):
+    """Rebuild ``text`` with the Python error handler ``errors`` applied to each invalid issue.
+
+    ``"replace"`` is onemail's native text as it is. Otherwise the U+FFFD of each issue is found
+    in order; when the text also holds U+FFFD decoded from valid bytes (UTF-8 ``EF BF BD``),
+    ``locate(issue)`` gives the index of the issue's U+FFFD instead.
+    """
     bad = [i for i in issues if not i.kind.is_ambiguous]
-    if not bad:
+    if not bad or errors == "replace":
         return text
     handler = codecs.lookup_error(errors)
     # A zero-length issue (IMAP UTF-7's missing "-", T31) wrote no U+FFFD: the handler may
@@ -73,8 +78,11 @@ def _apply_handler(cs_name, data, text, issues, errors, start_offset=0):
         return text
     pieces = text.split("\ufffd")
     if len(pieces) - 1 != len(bad):
-        raise UnicodeDecodeError(cs_name, bytes(data), bad[0].offset, bad[0].offset + bad[0].length,
-                                 bad[0].kind.value + " (text holds a literal U+FFFD; use 'replace')")
+        at = [locate(i) for i in bad] if locate is not None else []
+        if len(at) != len(bad) or any(text[j:j + 1] != "\ufffd" for j in at):
+            raise UnicodeDecodeError(cs_name, bytes(data), bad[0].offset, bad[0].offset + bad[0].length,
+                                     bad[0].kind.value + " (text holds a literal U+FFFD; use 'replace')")
+        pieces = [text[a + 1:b] for a, b in zip([-1, *at], [*at, len(text)], strict=True)]
     out = [pieces[0]]
     for issue, piece in zip(bad, pieces[1:], strict=True):
         exc = UnicodeDecodeError(cs_name, bytes(data), issue.offset - start_offset,
@@ -106,8 +114,11 @@ def _make_info(target) -> codecs.CodecInfo:
 
     def decode(data, errors="strict"):
         issues: list[TextIssue] = []
-        text = cs.decode(bytes(data), issues)
-        return _apply_handler(name, data, text, issues, errors), len(data)
+        data = bytes(data)
+        text = cs.decode(data, issues)
+        # the U+FFFD of an issue follows the text of the bytes before it
+        return _apply_handler(name, data, text, issues, errors,
+                              locate=lambda issue: len(cs.decode(data[:issue.offset]))), len(data)
 
     def encode(text, errors="strict"):
         issues: list[TextIssue] = []
