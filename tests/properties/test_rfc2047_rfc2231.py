@@ -86,3 +86,12 @@ def test_parse_header_params_never_raises(data):
     for p in params:
         for i in p.issues:
             assert 0 <= i.offset and i.offset + i.length <= len(data), (i, data)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([b"\r", b"\n", b" ", b"\t", b"a", b"\r\n"]), max_size=30).map(b"".join))
+def test_fast_unfold_equals_the_fold_rule(data):
+    from onemail.text.rfc2047 import _FOLD, _unfold_text
+
+    assert _unfold_text(data) == _FOLD.sub(b"", data)
+    assert decode_text(data) == _FOLD.sub(b"", data).decode("ascii")

@@ -56,7 +56,12 @@ _K_RAW = IssueKind.AMBIGUOUS_RAW_8BIT
 
 # A fold: CRLF or a bare CR/LF, followed by SP or HT (the white space is not part of the match).
 _FOLD = re.compile(rb"\r\n(?=[ \t])|[\r\n](?=[ \t])")
+_FOLD_STR = re.compile("\r\n(?=[ \t])|[\r\n](?=[ \t])")
 _CLOSE = re.compile(rb"\?=")
+# A well-formed word whose text holds no '?' and no white space: the common case, matched in C.
+# Each class excludes the delimiter that follows it, so the match cannot backtrack; where it
+# fails, _Decoder._word_at applies the general rules.
+_STRICT_WORD = re.compile(rb"=\?([^? \t\r\n]+)\?([BbQq])\?([^? \t\r\n]*)\?=")
 _LINE_END = re.compile(rb"[\r\n]")
 # '=' not followed by two hex digits (fixed-width look-ahead: no backtracking).
 _BAD_QP = re.compile(rb"=(?![0-9A-Fa-f]{2})")
@@ -81,6 +86,7 @@ def _as_bytes(value, what: str) -> tuple[bytes, int]:
 
 
 def _charset_arg(charset, what: str) -> Charset:
+    """Resolve a charset argument (label or Charset); raise TypeError/ValueError naming it."""
     if isinstance(charset, Charset):
         return charset
     if not isinstance(charset, str):
@@ -90,6 +96,8 @@ def _charset_arg(charset, what: str) -> Charset:
         raise ValueError(f"{what}: unknown charset label {charset!r}")
     return cs
 
+
+_FALLBACK_DEFAULT = for_label("windows-1252")
 
 # ---------------------------------------------------------------------------------------------
 # Decoding
@@ -117,20 +125,53 @@ def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None =
     >>> decode_text("=?utf-8?q?caf=C3=A9?= =?iso-8859-1?b?4A==?= x")
     'café\xe0 x'
     """
-    fb = _charset_arg(fallback, "fallback")
-    if not isinstance(offset, int):
+    fb = _FALLBACK_DEFAULT if fallback == "windows-1252" else _charset_arg(fallback, "fallback")
+    if type(offset) is not int and not isinstance(offset, int):
         raise TypeError(f"offset must be int, not {type(offset).__name__}")
-    if isinstance(value, str) and value.isascii():
-        if "=?" not in value and "\r" not in value and "\n" not in value:
-            return value
+    if type(value) is bytes:
+        # Fast path: no word, only folds to remove. (Membership of an int byte is a memchr;
+        # most header values hold no '?' at all.)
+        if 63 not in value or b"=?" not in value:
+            data = _unfold_text(value) if 10 in value or 13 in value else value
+            if data.isascii():
+                return data.decode("ascii")
+    elif type(value) is str and "=?" not in value and value.isascii():
+        return _FOLD_STR.sub("", value) if "\r" in value or "\n" in value else value
     return _decode(value, fb, issues, offset)[0]
+
+
+def _unfold_text(data: bytes) -> bytes:
+    """Remove folds when no offsets are needed.
+
+    Replacing LF+WSP (data without CR) or CRLF+WSP is what the fold regex does whenever no CR or
+    LF is left afterwards (every removed line end was followed by white space in the input);
+    otherwise the regex decides.
+    """
+    if 13 not in data:
+        out = data.replace(b"\n ", b" ")
+        if 9 in out:
+            out = out.replace(b"\n\t", b"\t")
+    else:
+        out = data.replace(b"\r\n ", b" ")
+        if 9 in out:
+            out = out.replace(b"\r\n\t", b"\t")
+    if 10 in out or 13 in out:
+        return _FOLD.sub(b"", data)
+    return out
 
 
 def _decode(value, fb: Charset, issues, offset: int) -> tuple[str, int]:
     """decode_text after argument checks; returns (text, number of encoded words decoded)."""
-    data, mode = _as_bytes(value, "value")
-    if b"=?" not in data and b"\r" not in data and b"\n" not in data and data.isascii():
-        return data.decode("ascii"), 0
+    data, mode = (value, 0) if type(value) is bytes else _as_bytes(value, "value")
+    if b"=?" not in data:
+        # No word: only folds to remove, and the text is ASCII or valid UTF-8 (no issue).
+        unfolded = _unfold_text(data) if b"\r" in data or b"\n" in data else data
+        if unfolded.isascii():
+            return unfolded.decode("ascii"), 0
+        try:
+            return unfolded.decode("utf-8"), 0
+        except UnicodeDecodeError:
+            pass
     folds = None
     if b"\r" in data or b"\n" in data:
         data, folds = _unfold(data)
@@ -183,6 +224,19 @@ def _unmap(found: list[TextIssue], folds) -> list[TextIssue]:
     return out
 
 
+_LABELS: dict[bytes, tuple[Charset | None, object]] = {}
+
+
+def _label(label: bytes) -> tuple[Charset | None, object]:
+    """Resolve an encoded word's ``charset[*language]`` field: (Charset or None, group key)."""
+    name = label.decode("latin-1").split("*", 1)[0]
+    cs = for_label(name) if name else None
+    result = (cs, cs if cs is not None else name.lower())
+    if len(_LABELS) < 1024:
+        _LABELS[label] = result
+    return result
+
+
 class _Decoder:
     """One decode_text run over unfolded bytes (issues use offsets into these bytes)."""
 
@@ -206,38 +260,46 @@ class _Decoder:
         pos = 0  # start of the text not yet emitted
         group: list = []  # adjacent words in one charset: (key, charset, label, [(bytes, t, close, enc)])
         group_key = None
+        strict = _STRICT_WORD.match
         i = find(b"=?")
         while i >= 0:
-            word = self._word_at(i)
-            if word is None:
-                i = find(b"=?", i + 2)
-                continue
-            if word[0] is None:  # malformed: literal, resume two bytes later
-                if issues is not None:
-                    issues.append(TextIssue(_K_MALFORMED, i, word[1] - i))
-                i = find(b"=?", i + 2)
-                continue
-            label, enc, t, close = word
+            m = strict(data, i)
+            if m is not None:
+                label, enc = m.group(1, 2)
+                t, close = m.span(3)
+                spaced = False
+            else:
+                word = self._word_at(i)
+                if word is None:
+                    i = find(b"=?", i + 2)
+                    continue
+                if word[0] is None:  # malformed: literal, resume two bytes later
+                    if issues is not None:
+                        issues.append(TextIssue(_K_MALFORMED, i, word[1] - i))
+                    i = find(b"=?", i + 2)
+                    continue
+                label, enc, t, close = word
+                spaced = find(b" ", t, close) >= 0 or find(b"\t", t, close) >= 0
             end = close + 2
-            between = data[pos:i]
-            if group and not between.strip(b" \t"):
+            if group and (pos == i or not data[pos:i].strip(b" \t")):
                 pass  # white space between adjacent encoded words is dropped (RFC 2047 §6.2)
             else:
                 if group:
                     self._flush(group)
                     group = []
                     group_key = None
-                if between:
-                    self._emit_plain(between, pos)
+                if pos < i:
+                    self._emit_plain(data[pos:i], pos)
             if issues is not None:
                 if end - i > MAX_WORD_LENGTH:
                     issues.append(TextIssue(_K_TOO_LONG, i, end - i))
-                if find(b" ", t, close) >= 0 or find(b"\t", t, close) >= 0:
+                if spaced:
                     issues.append(TextIssue(_K_MALFORMED, i, end - i))
             raw = _decode_b(data, t, close, issues) if enc in b"Bb" else _decode_q(data, t, close, issues)
-            name = label.split("*", 1)[0]
-            cs = for_label(name) if name else None
-            key = cs if cs is not None else name.lower()
+            try:
+                cs, key = _LABELS[label]
+            except KeyError:
+                cs, key = _label(label)
             if group and key is not group_key and key != group_key:
                 self._flush(group)
                 group = []
@@ -275,7 +337,7 @@ class _Decoder:
             return (None, t)
         if self._line_end_between(t, close):
             return (None, close + 2)
-        return charset.decode("latin-1"), enc, t, close
+        return charset, enc, t, close
 
     def _close_at(self, t: int) -> int:
         closes = self.closes
