@@ -1,0 +1,159 @@
+"""Properties of compressed RTF (spec 002 "Compressed RTF"), hypothesis and mutation tests.
+
+- ``decompress(compress(x))`` gives ``x`` back with a verified CRC and no defect, for any
+  bytes up to 64 KiB (so the 4096-byte ring wraps many times), at both levels.
+- The streaming ``Decompressor`` equals the one-shot function at any chunking.
+- Corpus streams cut at every length, and with seeded byte flips, never raise and report
+  exactly the defects the cut or the flipped field implies.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rtf_corpus import stream_named
+
+from onemail.rtf import Decompressor, RtfDefectKind, compress, decompress
+
+K = RtfDefectKind
+
+# Pieces that make RTF-like, highly repetitive input (long matches, overlaps, NUL bytes).
+_PIECES = [b"\\par ", b"{\\f0 ", b"}", b"\\'e9", b"\\'82\\'a0", b"hello", b" ", b"\r\n",
+           b"\x00", b"\xff", b"aaaaaaaaaaaaaaaaaaaaaaaa", b"<td>", b"\\htmltag", b"{\\*"]
+rtf_like = st.lists(st.one_of(st.sampled_from(_PIECES), st.binary(max_size=8)),
+                    max_size=400).map(b"".join)
+
+
+def _large(seed: int, size: int, style: int) -> bytes:
+    """``size`` bytes from ``seed``: random (0), RTF-like pieces (1), a 3-letter alphabet (2)."""
+    rng = random.Random(seed)
+    if style == 0:
+        return rng.randbytes(size)
+    if style == 1:
+        out = bytearray()
+        while len(out) < size:
+            out += rng.choice(_PIECES) if rng.random() < 0.8 else rng.randbytes(rng.randrange(9))
+        return bytes(out[:size])
+    return bytes(rng.choice(b"ab\x00") for _ in range(size))
+
+
+# Up to 64 KiB, so the 4096-byte ring wraps many times (hypothesis itself draws small inputs).
+large = st.builds(_large, st.integers(0, 2**32), st.integers(0, 65536), st.integers(0, 2))
+any_bytes = st.one_of(st.binary(max_size=600), rtf_like, large)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=any_bytes, level=st.sampled_from([1, 2]))
+def test_round_trip(data, level):
+    stream = compress(data, level=level)
+    result = decompress(stream)
+    assert result.data == data
+    assert result.defects == ()
+    assert result.crc_verified is True
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=any_bytes, mela=st.booleans(), cuts=st.lists(st.integers(0, 70000), max_size=6))
+def test_streaming_equals_one_shot(data, mela, cuts):
+    stream = compress(data, mela=mela)
+    d = Decompressor()
+    parts, last = [], 0
+    for cut in sorted(set(cuts)) + [len(stream)]:
+        parts.append(d.decompress(stream[last:cut]))
+        last = max(last, cut)
+    parts.append(d.finish())
+    one = decompress(stream)
+    assert b"".join(parts) == one.data == data
+    assert d.defects == one.defects and d.crc_verified == one.crc_verified
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=300))
+def test_never_raises_and_defects_lie_inside_the_input(data):
+    result = decompress(data)
+    assert isinstance(result.data, bytes)
+    for defect in result.defects:
+        assert 0 <= defect.offset and defect.offset + defect.length <= len(data)
+    assert len(result.data) <= 20 * len(data)
+
+
+# ------------------------------------------------------------------------------- mutations
+
+MUTATED = ["MS-OXRTFCP--3.1.1-simple", "MimeKit--attachments", "Aspose.Email-for-Java--message",
+           "MSGReader--LZFu"]
+
+
+def expected_after_cut(stream: bytes, n: int, produced: int) -> list[RtfDefectKind]:
+    """The defects of ``stream[:n]`` by spec 002's checks (for an honest ``stream``), given
+    that ``produced`` bytes came out."""
+    if n < 16:
+        return [K.HEADER_TRUNCATED]
+    rawsize = int.from_bytes(stream[4:8], "little")
+    size = [K.RAW_SIZE_MISMATCH] if produced != rawsize else []
+    if n == len(stream):
+        return size
+    if rawsize > 20 * n:
+        return [K.COMPRESSED_SIZE_MISMATCH, K.EXPANSION_RATIO_EXCEEDED]
+    if stream[8:12] == b"MELA":
+        return [K.COMPRESSED_SIZE_MISMATCH, *size]
+    # The end marker is the last two bytes of every corpus stream: any cut loses it.
+    return [K.COMPRESSED_SIZE_MISMATCH, K.MISSING_END_MARKER, K.CRC_MISMATCH, *size]
+
+
+@pytest.mark.parametrize("group", MUTATED)
+def test_every_truncation(corpus, group):
+    stream, rtf = stream_named(group)
+    for n in range(len(stream) + 1):
+        result = decompress(stream[:n])
+        expected = expected_after_cut(stream, n, len(result.data))
+        assert [d.kind for d in result.defects] == expected, n
+        assert rtf.startswith(result.data), n
+        if K.MISSING_END_MARKER not in expected and n >= 16 and stream[8:12] == b"LZFu":
+            assert result.data == b"" or n == len(stream)
+        if K.MISSING_END_MARKER in [d.kind for d in result.defects]:
+            assert result.defects[1].offset == n
+        if K.HEADER_TRUNCATED in [d.kind for d in result.defects]:
+            assert result.defects[0].length == n
+
+
+@pytest.mark.parametrize("group", MUTATED)
+def test_seeded_byte_flips(corpus, group):
+    stream, rtf = stream_named(group)
+    mela = stream[8:12] == b"MELA"
+    honest = [d.kind for d in decompress(stream).defects]
+    rng = random.Random(group)
+    for _ in range(400):
+        at = rng.randrange(len(stream))
+        mutated = bytearray(stream)
+        mutated[at] ^= rng.randrange(1, 256)
+        mutated = bytes(mutated)
+        result = decompress(mutated)
+        got = [d.kind for d in result.defects]
+        for defect in result.defects:
+            assert 0 <= defect.offset and defect.offset + defect.length <= len(stream)
+        if at < 4:  # COMPSIZE
+            assert got[0] == K.COMPRESSED_SIZE_MISMATCH, at
+        elif at < 8:  # RAWSIZE: refused, or decoded as before (MELA: RAWSIZE bytes of it)
+            rawsize = int.from_bytes(mutated[4:8], "little")
+            if got in ([K.OUTPUT_LIMIT_EXCEEDED], [K.EXPANSION_RATIO_EXCEEDED]):
+                assert result.data == b""
+            else:
+                assert result.data == (stream[16 : 16 + rawsize] if mela else rtf), at
+                assert got == ([K.RAW_SIZE_MISMATCH] if len(result.data) != rawsize else [])
+        elif at < 12:  # COMPTYPE: one byte cannot turn LZFu into MELA or back
+            assert got == [K.UNKNOWN_COMPRESSION_TYPE] and result.data == b"", at
+        elif at < 16:  # CRC: MELA ignores it
+            assert got == (honest if mela else [K.CRC_MISMATCH]), at
+            assert result.data == rtf
+        elif mela:  # MELA contents are copied as they are
+            assert got == honest and result.data == mutated[16:], at
+        else:  # CRC-32 detects every single-byte change
+            assert K.CRC_MISMATCH in got, at
+            assert result.crc_verified is False
+        if at >= 4:
+            d = Decompressor()
+            data = d.decompress(mutated[: at + 1]) + d.decompress(mutated[at + 1 :]) + d.finish()
+            assert (data, d.defects) == (result.data, result.defects), at
