@@ -1,0 +1,127 @@
+"""``onemail rtf ...``: the RTF command group (compressed RTF here; more subcommands plug in).
+
+``onemail rtf decompress FILE [-o OUT]`` writes the RTF of a ``PidTagRtfCompressed`` stream
+and lists the defects on standard error; ``onemail rtf compress FILE [-o OUT]`` writes one.
+
+**Adding a subcommand to the group.** A module ``onemail/_cli/_rtf_<name>.py`` (the leading
+underscore keeps :mod:`onemail.cli` from treating it as a top-level area) that defines
+``add_subparser(rtf_sub)`` is found and called with the group's subparsers object, in name
+order, when the parser is built; it adds its own ``rtf_sub.add_parser(...)`` and sets
+``run=``. Other code can also call :func:`add_subcommands` with its own ``add_subparser``
+function before :func:`onemail.cli.build_parser` runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import sys
+
+_EXTRA: list = []  # add_subparser functions registered through add_subcommands()
+
+
+def add_subcommands(add_subparser) -> None:
+    """Register ``add_subparser(rtf_sub)``, called when the ``rtf`` group is built.
+
+    :param add_subparser: a callable taking the group's ``argparse`` subparsers object.
+    """
+    if add_subparser not in _EXTRA:
+        _EXTRA.append(add_subparser)
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("rtf", help="RTF bodies: compressed RTF (MS-OXRTFCP) and more")
+    rtf_sub = p.add_subparsers(dest="rtf_command", metavar="SUBCOMMAND")
+    p.set_defaults(run=lambda args: _usage(p))
+
+    d = rtf_sub.add_parser("decompress", help="decompress a PidTagRtfCompressed stream; list defects")
+    d.add_argument("file", help="the stream, header included ('-' for standard input)")
+    d.add_argument("-o", "--output", metavar="OUT", help="write the RTF here (default stdout)")
+    d.add_argument("--max-output", type=int, default=None, metavar="BYTES",
+                   help="the most bytes to produce (default 256 MiB)")
+    d.add_argument("--json", action="store_true",
+                   help="print JSON (type, sizes, crc_verified, defects) instead of the summary "
+                        "(to stdout with -o, else to stderr)")
+    d.set_defaults(run=run_decompress)
+
+    c = rtf_sub.add_parser("compress", help="compress RTF into a PidTagRtfCompressed stream")
+    c.add_argument("file", help="the RTF ('-' for standard input)")
+    c.add_argument("-o", "--output", metavar="OUT", help="write the stream here (default stdout)")
+    c.add_argument("--lazy", action="store_true", help="lazy matching (smaller, slower)")
+    c.add_argument("--mela", action="store_true", help="write an uncompressed MELA stream")
+    c.set_defaults(run=run_compress)
+
+    from . import __path__ as cli_path
+
+    for info in sorted(pkgutil.iter_modules(cli_path), key=lambda i: i.name):
+        if info.name.startswith("_rtf_"):
+            importlib.import_module(f"{__package__}.{info.name}").add_subparser(rtf_sub)
+    for add_subparser in _EXTRA:
+        add_subparser(rtf_sub)
+
+
+def _usage(parser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        print(f"onemail: {exc}", file=sys.stderr)
+        return None
+
+
+def _write(path: str | None, data: bytes) -> bool:
+    try:
+        if path is None:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            with open(path, "wb") as f:
+                f.write(data)
+    except OSError as exc:
+        print(f"onemail: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def run_decompress(args) -> int:
+    from ..rtf import decompress
+
+    data = _read(args.file)
+    if data is None:
+        return 1
+    if args.max_output is not None and args.max_output < 0:
+        print("onemail: --max-output must be >= 0", file=sys.stderr)
+        return 2
+    result = decompress(data) if args.max_output is None else decompress(data, args.max_output)
+    comptype = data[8:12].decode("latin-1") if len(data) >= 12 else ""
+    report = sys.stdout if args.output is not None else sys.stderr
+    if args.json:
+        json.dump({"type": comptype, "input_bytes": len(data), "output_bytes": len(result.data),
+                   "crc_verified": result.crc_verified,
+                   "defects": [d.to_json() for d in result.defects]}, report)
+        report.write("\n")
+    else:
+        crc = "CRC verified" if result.crc_verified else "CRC not verified"
+        print(f"-- {comptype or '?'} stream, {len(data)} bytes -> {len(result.data)} bytes of RTF; "
+              f"{crc}; {len(result.defects)} defect(s)", file=sys.stderr)
+        for d in result.defects:
+            print(f"   {d.kind.value} at byte {d.offset}, {d.length} byte(s)", file=sys.stderr)
+    return 0 if _write(args.output, result.data) else 1
+
+
+def run_compress(args) -> int:
+    from ..rtf import compress
+
+    data = _read(args.file)
+    if data is None:
+        return 1
+    stream = compress(data, mela=args.mela, level=2 if args.lazy else 1)
+    return 0 if _write(args.output, stream) else 1
