@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rtf_corpus import stream_named
 
-from onemail.rtf import Decompressor, RtfDefectKind, compress, decompress
+from onemail.rtf import Decompressor, RtfDefectKind, compress, crc32, decompress
 
 K = RtfDefectKind
 
@@ -157,3 +157,44 @@ def test_seeded_byte_flips(corpus, group):
             d = Decompressor()
             data = d.decompress(mutated[: at + 1]) + d.decompress(mutated[at + 1 :]) + d.finish()
             assert (data, d.defects) == (result.data, result.defects), at
+
+
+def _honest_header(contents: bytes, rawsize: int) -> bytes:
+    return ((len(contents) + 12).to_bytes(4, "little") + rawsize.to_bytes(4, "little") + b"LZFu"
+            + crc32(contents).to_bytes(4, "little") + contents)
+
+
+@settings(max_examples=150, deadline=None)
+@given(contents=st.binary(max_size=400), rawsize=st.integers(0, 4000))
+def test_random_contents_never_raise(contents, rawsize):
+    stream = _honest_header(contents, rawsize)
+    result = decompress(stream)
+    got = [d.kind for d in result.defects]
+    if rawsize > 20 * len(stream):
+        assert (result.data, got, result.crc_verified) == (b"", [K.EXPANSION_RATIO_EXCEEDED], False)
+    else:
+        assert result.crc_verified is True
+        assert set(got) <= {K.REFERENCE_BEYOND_DICTIONARY, K.MISSING_END_MARKER,
+                            K.RAW_SIZE_MISMATCH}
+        assert (K.RAW_SIZE_MISMATCH in got) == (len(result.data) != rawsize)
+    d = Decompressor()
+    data = d.decompress(stream[:20]) + d.decompress(stream[20:]) + d.finish()
+    assert (data, d.defects) == (result.data, result.defects)
+
+
+@settings(max_examples=150, deadline=None)
+@given(contents=st.binary(max_size=400))
+def test_random_contents_agree_with_compressed_rtf(contents):
+    """Where no unwritten position is read (RT3: the oracle reads spaces there), the PyPI
+    package decodes the same bytes."""
+    compressed_rtf = pytest.importorskip("compressed_rtf")
+    stream = _honest_header(contents, 0)
+    ours = decompress(stream)
+    if K.REFERENCE_BEYOND_DICTIONARY in [d.kind for d in ours.defects]:
+        return
+    try:
+        theirs = compressed_rtf.decompress(stream)
+    except Exception:  # it raises on a reference cut after its first byte
+        assert ours.defects[0].kind == K.MISSING_END_MARKER
+        return
+    assert theirs == ours.data
