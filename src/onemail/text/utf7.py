@@ -252,16 +252,25 @@ def _decode_chunk(data: bytes, issues: list | None, offset: int, final: bool,
 # ---------------------------------------------------------------------------------------------
 # Encoding
 
-_NOT_DIRECT = re.compile(r"([^A-Za-z0-9'(),\-./:? \t\r\n]+)")
-_enc_cache: dict[str, str] = {}
-_CONTINUES = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-")
+# A run of characters outside the direct set; group 1 when the next character could continue
+# the run (base64 or "-": the run needs its closing "-"), group 2 otherwise.
+_NOT_DIRECT = re.compile(
+    r"([^A-Za-z0-9'(),\-./:? \t\r\n]+(?=[A-Za-z0-9/\-]))|([^A-Za-z0-9'(),\-./:? \t\r\n]+)")
+# Encoded runs: closed ("+...-") and open ("+..."); None (the other group) encodes to "".
+_closed_cache: dict[str | None, str] = {None: ""}
+_open_cache: dict[str | None, str] = {None: ""}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _IMAP_SPECIAL = re.compile("([^\x20-\x7e]+)|&")
 
 
 def _replace_surrogates(text: str, issues: list | None) -> str:
-    if _SURROGATE.search(text) is None:
+    if text.isascii():
         return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
     if issues is not None:
         issues.extend(TextIssue(IssueKind.UNENCODABLE, m.start(), 1)
                       for m in _SURROGATE.finditer(text))
@@ -290,25 +299,32 @@ def encode(text: str, issues: list | None = None) -> bytes:
     parts = _NOT_DIRECT.split(text)
     if len(parts) == 1:
         return text.encode("ascii")
-    runs = parts[1::2]
-    encoded = list(map(_enc_cache.get, runs))
-    if None in encoded:
-        for i, enc in enumerate(encoded):
+    # parts: direct, closed run or None, open run or None, direct, ...
+    closed = parts[1::3]
+    opened = parts[2::3]
+    parts[1::3] = enc_closed = list(map(_closed_cache.get, closed))
+    parts[2::3] = enc_open = list(map(_open_cache.get, opened))
+    if None in enc_closed or None in enc_open:
+        for i, enc in enumerate(enc_closed):
             if enc is None:
-                encoded[i] = _encode_run(runs[i])
-    # "-" closes a run only before a character that could continue it.
-    parts[1::2] = [enc + "-" if nxt[:1] in _CONTINUES and enc[-1] != "-" else enc
-                   for enc, nxt in zip(encoded, parts[2::2], strict=True)]
+                parts[1 + 3 * i] = _encode_run(closed[i], True)
+        for i, enc in enumerate(enc_open):
+            if enc is None:
+                parts[2 + 3 * i] = _encode_run(opened[i], False)
     return "".join(parts).encode("ascii")
 
 
-def _encode_run(run: str) -> str:
+def _encode_run(run: str, close: bool) -> str:
+    """Encode one run; ``close``: the next character could continue it, so write "-"."""
     if run.count("+") == len(run):
-        return "+-" * len(run)
-    enc = "+" + _b64(run).decode("ascii")
-    if len(_enc_cache) >= _CACHE_LIMIT:
-        _enc_cache.clear()
-    _enc_cache[run] = enc
+        enc = "+-" * len(run)
+    else:
+        enc = "+" + _b64(run).decode("ascii") + ("-" if close else "")
+    cache = _closed_cache if close else _open_cache
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+        cache[None] = ""
+    cache[run] = enc
     return enc
 
 
