@@ -36,13 +36,14 @@ def charset_decode(cs: Charset, data: bytes, issues, offset: int = 0) -> str:
 # ---------------------------------------------------------------------------------------------
 # RFC 2047
 
-def decode_header_text(raw: bytes, issues: list[TextIssue] | None, offset: int = 0) -> str:
-    """Decode a raw header value: folds, encoded words, raw 8-bit text."""
+def decode_header_text(raw: bytes, issues: list[TextIssue] | None, offset: int = 0,
+                       fallback: Charset = _W1252) -> str:
+    """Decode a raw header value: folds, encoded words, raw 8-bit text (``fallback`` if not UTF-8)."""
     try:
         from ..text.rfc2047 import decode_text
     except ImportError:
         return _fallback_decode_text(raw, issues, offset)
-    return decode_text(raw, issues=issues, offset=offset)
+    return decode_text(raw, fallback, issues, offset)
 
 
 _FOLD = re.compile(rb"\r?\n(?=[ \t])|\r(?=[ \t])")
@@ -90,7 +91,7 @@ def _fallback_decode_text(raw: bytes, issues, offset) -> str:  # TEMPORARY stand
 # ---------------------------------------------------------------------------------------------
 # RFC 2231
 
-def header_params(raw: bytes) -> tuple[str, list]:
+def header_params(raw: bytes, fallback: Charset = _W1252) -> tuple[str, list]:
     """Split a Content-Type/-Disposition value: ``(value, [DecodedParameter-like, ...])``.
 
     Each parameter has ``name``, ``value``, ``issues`` (TextIssue tuple).
@@ -99,7 +100,7 @@ def header_params(raw: bytes) -> tuple[str, list]:
         from ..text.rfc2231 import parse_header_params
     except ImportError:
         return _fallback_params(raw)
-    return parse_header_params(raw)
+    return parse_header_params(raw, fallback=fallback)
 
 
 class _Param:  # TEMPORARY stand-in for rfc2231.DecodedParameter

@@ -10,11 +10,14 @@ from __future__ import annotations
 import email.utils
 from datetime import datetime
 
-from ..text import IssueKind, TextIssue
-from ._pieces import decode_header_text, header_params
+from ..text import IssueKind, TextIssue, for_label
+from ..text.charsets import Charset
+from ._pieces import decode_header_text, detect_charset, header_params
 from .model import Address, Header, MessageIssue
 
 __all__ = ["MAX_HEADER_BYTES", "addresses", "decode_header", "parameters", "parse_date", "raw"]
+
+_W1252 = for_label("windows-1252")
 
 MAX_HEADER_BYTES = 1 << 20
 """A header value longer than 1 MiB is decoded up to that length (``HeaderTooLong`` for the
@@ -27,11 +30,33 @@ def raw(value: str) -> bytes:
     return value.encode("ascii", "surrogateescape")
 
 
-def decode_header(name: str, value: str) -> Header:
+def raw_8bit_fallback(pairs) -> Charset | None:
+    """The charset for raw 8-bit header text that is not UTF-8, or None when there is none.
+
+    The 8-bit values of all header fields of one message (``pairs`` from the compat32 parser)
+    are given together to the detector (more text, better detection): one sender writes all
+    of a message's headers in one charset. The rfc2047 decoder reports each use of it
+    (``AmbiguousRaw8Bit``).
+    """
+    chunks = []
+    for _, value in pairs:
+        if not value.isascii():
+            data = raw(value)
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                chunks.append(data[:4096])
+    if not chunks:
+        return None
+    return detect_charset(b"\n".join(chunks))
+
+
+def decode_header(name: str, value: str, fallback: Charset | None = None) -> Header:
     """Decode one header field from the compat32 parser's ``(name, value)``.
 
     :param name: the field name (8-bit bytes as surrogates).
     :param value: the raw value (after ``name:`` and leading white space, folds kept).
+    :param fallback: charset for raw 8-bit text that is not UTF-8 (default windows-1252).
     :returns: a :class:`Header`; its issues have byte offsets into the raw value.
     :issues: the rfc2047 decoder's issues; ``HeaderTooLong`` for a value over 1 MiB.
     """
@@ -40,8 +65,13 @@ def decode_header(name: str, value: str) -> Header:
     if len(data) > MAX_HEADER_BYTES:
         issues.append(TextIssue(IssueKind.HEADER_TOO_LONG, MAX_HEADER_BYTES, len(data) - MAX_HEADER_BYTES))
         data = data[:MAX_HEADER_BYTES]
-    text = decode_header_text(data, issues, 0) if not data.isascii() or b"=?" in data or b"\n" in data \
-        else value
+        value = data.decode("ascii", "surrogateescape")
+    if data.isascii() and b"=?" not in data and b"\n" not in data and b"\r" not in data:
+        text = value
+    elif fallback is None:
+        text = decode_header_text(data, issues, 0)
+    else:
+        text = decode_header_text(data, issues, 0, fallback)
     if not name.isascii():
         name = decode_header_text(raw(name), None, 0)
     return Header(name, text, tuple(sorted(issues, key=_issue_order)) if len(issues) > 1 else tuple(issues))
@@ -51,7 +81,7 @@ def _issue_order(issue: TextIssue) -> int:
     return issue.offset
 
 
-def addresses(value: str | None) -> tuple[Address, ...]:
+def addresses(value: str | None, fallback: Charset | None = None) -> tuple[Address, ...]:
     """Split an address-list header (raw compat32 value) into :class:`Address` items.
 
     Display names are decoded (encoded words, also inside quoted strings; raw 8-bit text);
@@ -72,9 +102,10 @@ def addresses(value: str | None) -> tuple[Address, ...]:
             continue
         if name:
             b = raw(name)
-            name = decode_header_text(b, None, 0) if not b.isascii() or b"=?" in b else name
+            if not b.isascii() or b"=?" in b:
+                name = decode_header_text(b, None, 0, fallback or _W1252)
         if addr and not addr.isascii():
-            addr = decode_header_text(raw(addr), None, 0)
+            addr = decode_header_text(raw(addr), None, 0, fallback or _W1252)
         out.append(Address(name, addr))
     return tuple(out)
 
@@ -89,7 +120,8 @@ def parse_date(value: str | None) -> datetime | None:
         return None
 
 
-def parameters(value: str | None, where: str, issues: list[MessageIssue]) -> dict[str, str]:
+def parameters(value: str | None, where: str, issues: list[MessageIssue],
+               fallback: Charset | None = None) -> dict[str, str]:
     """Decode the parameters of a Content-Type/-Disposition value (raw compat32 string).
 
     RFC 2231 continuations and extended values, RFC 2047 words in quoted strings, raw 8-bit
@@ -102,7 +134,7 @@ def parameters(value: str | None, where: str, issues: list[MessageIssue]) -> dic
     data = raw(value)
     if len(data) > MAX_HEADER_BYTES:
         data = data[:MAX_HEADER_BYTES]
-    _, params = header_params(data)
+    _, params = header_params(data, fallback or _W1252)
     out: dict[str, str] = {}
     for p in params:
         key = p.name.lower()

@@ -42,8 +42,9 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
     """Convert a compat32 :class:`email.message.Message` into a :class:`Message`."""
     issues: list[MessageIssue] = []
     headers = []
+    fallback = hdr.raw_8bit_fallback(em._headers)  # noqa: SLF001
     for name, value in em._headers:  # noqa: SLF001 - the raw (name, value) pairs, in order
-        h = hdr.decode_header(name, value)
+        h = hdr.decode_header(name, value, fallback)
         headers.append(h)
         for i in h.issues:
             issues.append(MessageIssue.at(f"header:{h.name}", i))
@@ -54,11 +55,11 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
         if low == "subject" and subject is None:
             subject = h.value
         elif low == "from" and from_ is None:
-            from_ = hdr.addresses(value)
+            from_ = hdr.addresses(value, fallback)
         elif low == "to" and to is None:
-            to = hdr.addresses(value)
+            to = hdr.addresses(value, fallback)
         elif low == "cc" and cc is None:
-            cc = hdr.addresses(value)
+            cc = hdr.addresses(value, fallback)
         elif low == "date" and date is None:
             date = hdr.parse_date(value)
     parts: list[Part] = []
@@ -109,8 +110,9 @@ def _leaf(em, path: str, parts, issues, repair, depth, media_type: str | None = 
     media_type = media_type or em.get_content_type()
     ctype = _get(em, "content-type")
     cdisp = _get(em, "content-disposition")
-    params = hdr.parameters(ctype, where, issues) if ctype else {}
-    dparams = hdr.parameters(cdisp, where, issues) if cdisp else {}
+    fallback = hdr.raw_8bit_fallback(em._headers)  # noqa: SLF001
+    params = hdr.parameters(ctype, where, issues, fallback) if ctype else {}
+    dparams = hdr.parameters(cdisp, where, issues, fallback) if cdisp else {}
     disposition = cdisp.split(";", 1)[0].strip().lower() or None if cdisp else None
     filename = dparams.get("filename") or params.get("name")
     cid = _get(em, "content-id")

@@ -1,0 +1,253 @@
+"""``onemail read FILE`` and ``onemail scan PATH...``: the message layer on the command line.
+
+``read`` prints one message's decoded headers, parts and issues (``--json`` for JSON).
+``scan`` walks files and folders (``.eml``, ``.mbox``, ``.msg``, ``.dat``, ``.tnef``; files named
+on the command line are always read; ``.mbox`` files and files without a suffix are split into
+their messages), decodes every message on ``--jobs`` processes, shows a
+progress bar on a terminal (stderr) and ends with a summary: messages, parts, issues by kind,
+charsets used and how they were chosen, failures. Exit codes: 0 done, 1 some input unreadable
+or not a message (still reported), 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+
+SCAN_SUFFIXES = (".eml", ".mbox", ".msg", ".dat", ".tnef")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("read", help="read one message (.eml, mbox, .msg, TNEF); print headers, parts, issues")
+    p.add_argument("file", help="the message file")
+    p.add_argument("--json", action="store_true", help="print the message as JSON")
+    p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
+    p.set_defaults(run=run_read)
+
+    s = sub.add_parser("scan", help="decode every message under PATHs; print a summary")
+    s.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N", help="worker processes (default 1)")
+    s.set_defaults(run=run_scan)
+
+
+def _jobs(value: str) -> int:
+    import argparse
+
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# read
+
+
+def run_read(args) -> int:
+    from ..message import read
+
+    try:
+        msg = read(args.file, repair=args.repair)
+    except OSError as exc:
+        print(f"onemail: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(msg.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        _print_message(msg, "")
+    return 1 if msg.error else 0
+
+
+def _print_message(msg, indent: str) -> None:
+    out = sys.stdout
+    out.write(f"{indent}format: {msg.format}\n")
+    if msg.error:
+        out.write(f"{indent}error: {msg.error}\n")
+    if msg.subject is not None:
+        out.write(f"{indent}subject: {msg.subject}\n")
+    for label, addrs in (("from", msg.from_), ("to", msg.to), ("cc", msg.cc)):
+        if addrs:
+            out.write(f"{indent}{label}: {', '.join(str(a) for a in addrs)}\n")
+    if msg.date is not None:
+        out.write(f"{indent}date: {msg.date.isoformat()}\n")
+    if msg.headers:
+        out.write(f"{indent}-- headers ({len(msg.headers)})\n")
+        for h in msg.headers:
+            flag = f"   [{len(h.issues)} issue(s)]" if h.issues else ""
+            out.write(f"{indent}{h.name}: {h.value}{flag}\n")
+    out.write(f"{indent}-- parts ({len(msg.parts)})\n")
+    for p in msg.parts:
+        bits = [p.path, p.media_type]
+        if p.disposition:
+            bits.append(p.disposition)
+        if p.filename is not None:
+            bits.append(f"filename={p.filename!r}")
+        if p.charset:
+            bits.append(f"charset={p.charset} ({p.charset_source})")
+        if p.origin != "mime":
+            bits.append(f"from {p.origin}")
+        if p.is_rtf:
+            bits.append("RTF")
+        bits.append(f"{len(p.data)} bytes")
+        out.write(f"{indent}[{'  '.join(bits)}]\n")
+        if p.text is not None:
+            text = p.text.replace("\r\n", "\n")
+            out.write(text if text.endswith("\n") else text + "\n")
+        if p.message is not None:
+            _print_message(p.message, indent + "    ")
+    if msg.issues:
+        out.write(f"{indent}-- issues ({len(msg.issues)})\n")
+        for i in msg.issues:
+            out.write(f"{indent}{i.kind.value} in {i.where} at byte {i.offset}, {i.length} byte(s)\n")
+    if msg.repairs:
+        out.write(f"{indent}-- repairs ({len(msg.repairs)})\n")
+        for r in msg.repairs:
+            out.write(f"{indent}{r.where}: {', '.join(str(s) for s in r.steps)}\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# scan
+
+
+def collect(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Return the files to scan (sorted within each folder) and ``(path, error)`` for bad paths."""
+    files: list[str] = []
+    bad: list[tuple[str, str]] = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                for name in sorted(names):
+                    if name.lower().endswith(SCAN_SUFFIXES):
+                        files.append(os.path.join(root, name))
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            bad.append((path, "no such file or folder"))
+    return files, bad
+
+
+def scan_file(path: str) -> dict:
+    """Read every message of one file; return its counts (a picklable dict)."""
+    from ..message import read, read_mbox
+
+    out = {"path": path, "messages": 0, "parts": 0, "issues": Counter(), "charsets": Counter(),
+           "failures": [], "unreadable": None}
+    try:
+        # Only mbox files are split: an .eml saved with a "From " line keeps unescaped "From "
+        # lines in its body (mimekit's unmunged.mbox.txt.eml).
+        name = os.path.basename(path).lower()
+        messages = read_mbox(path) if name.endswith(".mbox") or "." not in name else (read(path),)
+        for msg in messages:
+            out["messages"] += 1
+            if msg.error:
+                out["failures"].append(msg.error)
+            out["issues"].update(i.kind.value for i in msg.issues)
+            for part in msg.walk():
+                out["parts"] += 1
+                if part.charset_source:
+                    out["charsets"][f"{part.charset} ({part.charset_source})"] += 1
+    except OSError as exc:
+        out["unreadable"] = str(exc)
+    return out
+
+
+def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
+    """Scan ``paths`` on ``jobs`` processes; return the summary (see :func:`run_scan`)."""
+    files, bad = collect(paths)
+    summary = {"files": len(files), "messages": 0, "parts": 0, "issues": Counter(),
+               "charsets": Counter(), "failures": [], "unreadable": [{"path": p, "error": e} for p, e in bad]}
+    bar = _Progress(len(files)) if progress else None
+    if jobs > 1 and len(files) > 1:
+        import multiprocessing
+
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.imap_unordered(scan_file, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+            for r in results:
+                _merge(summary, r)
+                if bar:
+                    bar.step()
+    else:
+        for f in files:
+            _merge(summary, scan_file(f))
+            if bar:
+                bar.step()
+    if bar:
+        bar.done()
+    summary["failures"].sort(key=lambda f: f["path"])
+    summary["unreadable"].sort(key=lambda f: f["path"])
+    return summary
+
+
+def _merge(summary: dict, r: dict) -> None:
+    summary["messages"] += r["messages"]
+    summary["parts"] += r["parts"]
+    summary["issues"].update(r["issues"])
+    summary["charsets"].update(r["charsets"])
+    for error in r["failures"]:
+        summary["failures"].append({"path": r["path"], "error": error})
+    if r["unreadable"] is not None:
+        summary["unreadable"].append({"path": r["path"], "error": r["unreadable"]})
+
+
+class _Progress:
+    """A one-line progress bar on stderr (only used when stderr is a terminal)."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.n, self.last = total, 0, 0.0
+        self.start = time.monotonic()
+
+    def step(self) -> None:
+        self.n += 1
+        now = time.monotonic()
+        if now - self.last >= 0.1 or self.n == self.total:
+            self.last = now
+            width = 30
+            filled = width * self.n // max(self.total, 1)
+            rate = self.n / max(now - self.start, 1e-9)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.n}/{self.total} files"
+                             f"  {rate:.0f}/s")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def run_scan(args) -> int:
+    summary = scan(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json)
+    if args.json:
+        out = dict(summary)
+        out["issues"] = dict(sorted(summary["issues"].items(), key=lambda kv: (-kv[1], kv[0])))
+        out["charsets"] = dict(sorted(summary["charsets"].items(), key=lambda kv: (-kv[1], kv[0])))
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        _print_summary(summary)
+    return 1 if summary["failures"] or summary["unreadable"] else 0
+
+
+def _print_summary(s: dict) -> None:
+    w = sys.stdout.write
+    w(f"{'files':<40}{s['files']:>8}\n{'messages':<40}{s['messages']:>8}\n{'parts':<40}{s['parts']:>8}\n")
+    w(f"{'failures':<40}{len(s['failures']) + len(s['unreadable']):>8}\n")
+    if s["issues"]:
+        w("\nissues by kind\n")
+        for kind, n in sorted(s["issues"].items(), key=lambda kv: (-kv[1], kv[0])):
+            w(f"  {kind:<38}{n:>8}\n")
+    if s["charsets"]:
+        w("\ncharsets (how chosen)\n")
+        for cs, n in sorted(s["charsets"].items(), key=lambda kv: (-kv[1], kv[0])):
+            w(f"  {cs:<38}{n:>8}\n")
+    if s["failures"] or s["unreadable"]:
+        w("\nfailures\n")
+        for f in s["unreadable"] + s["failures"]:
+            w(f"  {f['path']}: {f['error']}\n")

@@ -1,0 +1,165 @@
+"""The message layer on the real mail of ../shared/corpus/mail and the bundled examples/.
+
+One pass reads every corpus message (module fixture, a few seconds); the tests check it read
+without an exception, that no decoded header holds an encoded word that still decodes, and that
+``onemail scan`` counts the same. Named tests pin exact values of real messages (docstrings
+name the file).
+"""
+
+from __future__ import annotations
+
+import email.header
+import hashlib
+import re
+
+import pytest
+from paths import CORPUS, REPO
+
+import onemail
+from onemail.text import IssueKind
+
+K = IssueKind
+MAIL = CORPUS / "mail"
+EXAMPLES = REPO / "examples"
+
+
+def manifest():
+    lines = (MAIL / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()
+    head = lines[0].split("\t")
+    return [dict(zip(head, line.split("\t"), strict=True)) for line in lines[1:]]
+
+
+@pytest.fixture(scope="module")
+def corpus_messages(corpus):
+    out = []
+    for row in manifest():
+        out.append((row, onemail.read(MAIL / row["file"])))
+    return out
+
+
+_WORD = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
+
+
+def _decodes(word: str) -> bool:
+    """True when the stdlib decodes ``word`` to text that differs from the word itself."""
+    try:
+        (data, charset), = email.header.decode_header(word)
+        if charset is None:
+            return False
+        return data.decode(charset) != word
+    except Exception:  # noqa: BLE001 - unknown charset, bad base64: the word does not decode
+        return False
+
+
+def test_no_decoded_header_holds_an_encoded_word_that_decodes(corpus_messages):
+    left = []
+    for row, msg in corpus_messages:
+        raw = (MAIL / row["file"]).read_bytes()
+        for part_msg in [msg] + [p.message for p in msg.walk() if p.message is not None]:
+            values = [h.value for h in part_msg.headers]
+            values += [a.name for a in part_msg.from_ + part_msg.to + part_msg.cc]
+            values += [p.filename for p in part_msg.parts if p.filename]
+            for value in values:
+                for word in _WORD.findall(value):
+                    # a word that only appears after decoding (enmime qp-utf8-header-recursed)
+                    # was encoded text, not an encoded word
+                    if word.encode() in raw and _decodes(word):
+                        left.append((row["file"], word))
+    assert left == []
+
+
+def test_rfc2231_continued_utf8_file_name():
+    """examples/imap_tools-japanese_attachment_long_name.eml: filename*0*= / filename*1*=."""
+    msg = onemail.read(EXAMPLES / "imap_tools-japanese_attachment_long_name.eml")
+    assert msg.parts[0].filename == "かきくけこ" * 5 + ".txt"
+    assert msg.subject == "まみむめも" * 10
+
+
+def test_raw_8bit_utf8_subject():
+    """cyrus-imapd cassandane headers-utf8.bin: raw UTF-8 in Subject and a From display name."""
+    msg = onemail.read(MAIL / "cyrus-imapd/cassandane__data__mime__headers-utf8.bin.eml")
+    assert msg.subject == "Москва - столица России."
+    assert [(a.name, a.address) for a in msg.from_] == [("Фёдор Михайлович Достоевский", "fyodor@local")]
+    assert msg.issues == ()
+
+
+def test_html_meta_charset_disagrees_with_header():
+    """imap_tools attachment_inline2.eml part 1.2: charset="ISO-8859-1", <meta ... GB18030>."""
+    msg = onemail.read(MAIL / "imap_tools/tests__messages__attachment_inline2.eml")
+    part = next(p for p in msg.parts if p.path == "1.2")
+    assert (part.media_type, part.charset, part.charset_source) == ("text/html", "gb18030", "in-band")
+    meta = '<meta http-equiv="Content-Type" content="text/html; charset=GB18030">'
+    assert part.text.startswith(meta + "<div>")
+    assert [(i.kind, i.where, i.offset, i.length) for i in part.issues] == [
+        (K.AMBIGUOUS_CHARSET_CONFLICT, "part:1.2", 0, len(meta))]
+
+
+def test_text_plain_without_charset_utf8():
+    """mikel-mail raw_email5.eml: no Content-Type; 8-bit UTF-8 body."""
+    msg = onemail.read(MAIL / "mikel-mail/spec__fixtures__emails__plain_emails__raw_email5.eml")
+    part = msg.parts[0]
+    assert (part.media_type, part.charset, part.charset_source) == ("text/plain", "utf-8", "default")
+    assert "Envoyé par le service de messagerie texte de Bell Mobilité.\r\n" in part.text
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_DEFAULT_CHARSET, 0, 274)]
+
+
+def test_msg_html_body_from_compressed_rtf():
+    """examples/ruby-msg-test_Blammo.msg: the HTML exists only as \\fromhtml1 compressed RTF."""
+    msg = onemail.read(EXAMPLES / "ruby-msg-test_Blammo.msg")
+    assert (msg.format, msg.subject) == ("msg", "BlammoBlammo")
+    assert [(a.name, a.address) for a in msg.from_] == [("TripleNickel", "TripleNickel@mapi32.net")]
+    assert [(p.path, p.media_type, p.origin) for p in msg.parts] == [
+        ("body.txt", "text/plain", "PidTagBody"), ("body.rtf", "text/html", "PidTagRtfCompressed")]
+    html = msg.html
+    assert html.startswith('<html xmlns:v="urn:schemas-microsoft-com:vml" ')
+    assert "<p class=MsoNormal>Blam<o:p></o:p></p>" in html
+    assert html.endswith("</html>\r\n") and len(html) == 1471
+    assert msg.text.startswith("Blam")
+
+
+def test_tnef_attachment():
+    """examples/mimekit-one-file.tnef: one attachment, AUTHORS, 244 bytes."""
+    msg = onemail.read(EXAMPLES / "mimekit-one-file.tnef")
+    assert (msg.format, msg.subject, msg.error, msg.issues) == ("tnef", "one-file", None, ())
+    (att,) = msg.parts
+    assert (att.path, att.filename, att.disposition, len(att.data)) == ("att1", "AUTHORS", "attachment", 244)
+    assert att.data.startswith(b"\n                              Authors of tnef\n")
+    assert hashlib.sha256(att.data).hexdigest().startswith("36c47da7d11846ca")
+
+
+def test_winmail_dat_attached_to_an_eml():
+    """roundcube tnef1.eml: application/ms-tnef winmail.dat, opened as a nested message."""
+    msg = onemail.read(MAIL / "roundcube/tests__MessageRendering__data__greenmail__test-message-rendering_localhost__INBOX__tnef1.eml")
+    (part,) = msg.parts
+    assert (part.media_type, part.filename) == ("application/ms-tnef", "winmail.dat")
+    assert (part.message.format, part.message.subject) == ("tnef", "one-file")
+    assert [(p.filename, len(p.data)) for p in msg.walk()] == [("winmail.dat", 2272), ("AUTHORS", 244)]
+
+
+def test_msg_string8_properties_use_the_ansi_code_page():
+    """hiraoka-msgreader nonUnicodeCP932.msg: internet code page 50220, string8 in cp932."""
+    msg = onemail.read(MAIL / "hiraoka-msgreader/test__nonUnicodeCP932.msg")
+    assert msg.subject == "日本語 Non Unicode タイトル"
+    assert msg.parts[0].charset == "shift_jis"
+
+
+def test_msg_nested_messages():
+    """hiraoka-msgreader msgInMsgInMsg.msg: embedded .msg inside an embedded .msg."""
+    msg = onemail.read(MAIL / "hiraoka-msgreader/test__msgInMsgInMsg.msg")
+    nested = msg.parts[2].message
+    assert nested is not None and nested.format == "msg"
+    assert any(p.message is not None for p in nested.parts)
+
+
+def test_tnef_checksum_damage_is_located():
+    """tnefparse IPM-DistList.tnef: two attributes whose checksums do not match their data."""
+    msg = onemail.read(MAIL / "tnefparse/tests__examples__IPM-DistList.tnef")
+    top = [(i.kind, i.where, i.offset) for i in msg.issues if not i.where.startswith("part:")]
+    assert top == [(K.MALFORMED_TNEF, "tnef:attMsgProps", 103), (K.MALFORMED_TNEF, "tnef:attAttachment", 8406)]
+
+
+def test_examples_all_read_cleanly():
+    for path in sorted(EXAMPLES.iterdir()):
+        if path.name != "NOTICE":
+            msg = onemail.read(path)
+            assert msg.error is None, path.name

@@ -1,0 +1,81 @@
+"""``onemail read`` and ``onemail scan``: exit codes, JSON output, the bundled examples."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from paths import REPO
+
+from onemail.cli import main
+
+EXAMPLES = REPO / "examples"
+
+
+def _onemail() -> list[str]:
+    exe = shutil.which("onemail")
+    return [exe] if exe else [sys.executable, "-m", "onemail.cli"]
+
+
+def test_scan_examples_json_subprocess():
+    proc = subprocess.run([*_onemail(), "scan", str(EXAMPLES), "--json"], capture_output=True,
+                          text=True, encoding="utf-8", timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert (out["files"], out["messages"], out["parts"]) == (6, 6, 7)
+    assert out["failures"] == [] and out["unreadable"] == []
+    assert out["charsets"] == {"euc-kr (declared)": 1, "iso-2022-jp (declared)": 1,
+                               "shift_jis (declared)": 1, "us-ascii (default)": 1,
+                               "windows-1252 (declared)": 1}
+
+
+def test_scan_jobs_2_same_summary(capsys):
+    assert main(["scan", str(EXAMPLES), "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["scan", str(EXAMPLES), "--json", "--jobs", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == one
+
+
+def test_scan_reports_unreadable_and_junk(tmp_path, capsys):
+    (tmp_path / "junk.eml").write_bytes(b"\x00\x01\x02" * 100)
+    (tmp_path / "ok.eml").write_bytes(b"Subject: ok\r\n\r\nbody\r\n")
+    (tmp_path / "ignored.txt").write_bytes(b"Subject: not scanned\r\n\r\n")
+    assert main(["scan", str(tmp_path), str(tmp_path / "missing.eml"), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert (out["files"], out["messages"], out["parts"]) == (2, 2, 1)
+    assert out["failures"] == [{"path": str(tmp_path / "junk.eml"),
+                                "error": "not a message: no header, mbox, Outlook .msg or TNEF signature"}]
+    assert out["unreadable"] == [{"path": str(tmp_path / "missing.eml"), "error": "no such file or folder"}]
+
+
+def test_scan_human_summary(capsys):
+    assert main(["scan", str(EXAMPLES)]) == 0
+    out = capsys.readouterr().out
+    assert "messages" in out and "charsets (how chosen)" in out and "iso-2022-jp (declared)" in out
+
+
+def test_read_json(capsys):
+    assert main(["read", str(EXAMPLES / "jpmobile-docomo-jis.eml"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["format"] == "rfc822"
+    assert out["parts"][0]["charset"] == "iso-2022-jp"
+    assert out["parts"][0]["charset_source"] == "declared"
+
+
+def test_read_human(capsys):
+    assert main(["read", str(EXAMPLES / "ruby-msg-test_Blammo.msg")]) == 0
+    out = capsys.readouterr().out
+    assert "subject: BlammoBlammo" in out and "from PidTagRtfCompressed" in out
+
+
+def test_read_missing_file(tmp_path, capsys):
+    assert main(["read", str(tmp_path / "nope.eml")]) == 1
+    assert "nope.eml" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["scan"], ["scan", "x", "--jobs", "0"], ["read"]])
+def test_usage_errors(argv, capsys):
+    assert main(argv) == 2

@@ -1,0 +1,121 @@
+"""Body charset choice (spec README decision 3) and the WHATWG prescan, one quirk per test."""
+
+from __future__ import annotations
+
+import pytest
+
+from onemail.message.bodycharset import decode_body, prescan, xml_declaration
+from onemail.text import IssueKind, TextIssue, for_code_page
+
+K = IssueKind
+
+
+def run(data: bytes, media_type: str = "text/plain", declared=None):
+    issues: list[TextIssue] = []
+    text, cs, source = decode_body(data, media_type, declared, issues)
+    return text, cs.name, source, [(i.kind, i.offset, i.length) for i in issues]
+
+
+def test_declared():
+    assert run(b"caf\xe9", declared="iso-8859-1") == ("café", "windows-1252", "declared", [])
+
+
+def test_declared_code_page_charset():
+    assert run(b"caf\xe9", declared=for_code_page(1252)) == ("café", "windows-1252", "declared", [])
+
+
+def test_no_charset_ascii_is_us_ascii_without_issue():
+    assert run(b"plain\r\n") == ("plain\r\n", "us-ascii", "default", [])
+
+
+def test_no_charset_utf8():
+    assert run("Mobilité".encode()) == ("Mobilité", "utf-8", "default",
+                                        [(K.AMBIGUOUS_DEFAULT_CHARSET, 0, 9)])
+
+
+def test_no_charset_8bit_goes_to_detector():
+    text, name, source, issues = run("Die Hasen und die Frösche klagten über ihre Lage".encode("cp1252"))
+    assert source == "detected"
+    assert issues[0] == (K.AMBIGUOUS_DETECTED_CHARSET, 0, 48)
+
+
+def test_unknown_label_valid_utf8():
+    assert run("é".encode(), declared="x-unknown") == ("é", "utf-8", "default",
+                                                      [(K.AMBIGUOUS_UNKNOWN_CHARSET, 0, 2)])
+
+
+def test_unknown_label_ascii():
+    assert run(b"abc", declared="x-unknown") == ("abc", "us-ascii", "default",
+                                                 [(K.AMBIGUOUS_UNKNOWN_CHARSET, 0, 3)])
+
+
+def test_bom_wins_over_declared():
+    text, name, source, issues = run(b"\xef\xbb\xbfcaf\xc3\xa9", declared="iso-8859-1")
+    assert (text, name, source, issues) == ("\ufeffcafé", "utf-8", "bom", [(K.AMBIGUOUS_CHARSET_CONFLICT, 0, 3)])
+
+
+def test_bom_without_declared():
+    assert run(b"\xff\xfea\x00") == ("\ufeffa", "utf-16le", "bom", [(K.AMBIGUOUS_IN_BAND_CHARSET, 0, 2)])
+
+
+def test_bom_agreeing_with_declared_is_declared():
+    assert run(b"\xef\xbb\xbfa", declared="utf-8") == ("\ufeffa", "utf-8", "declared", [])
+
+
+HTML_UTF8 = '<html><head><meta charset="utf-8"></head><body>café</body></html>'.encode()
+
+
+def test_html_meta_over_declared_when_clean():
+    text, name, source, issues = run(HTML_UTF8, "text/html", "iso-8859-1")
+    assert (name, source, issues) == ("utf-8", "in-band", [(K.AMBIGUOUS_CHARSET_CONFLICT, 12, 22)])
+    assert "café" in text
+
+
+def test_html_meta_not_clean_keeps_declared():
+    data = '<meta charset="utf-8"><p>café</p>'.encode("cp1252")
+    text, name, source, issues = run(data, "text/html", "windows-1252")
+    assert (name, source, issues) == ("windows-1252", "declared", [(K.AMBIGUOUS_CHARSET_CONFLICT, 0, 22)])
+    assert "café" in text
+
+
+def test_html_meta_without_declared():
+    data = b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r"><p>\xf0\xd2\xc9</p>'
+    text, name, source, issues = run(data, "text/html")
+    assert (name, source, issues) == ("koi8-r", "in-band", [(K.AMBIGUOUS_IN_BAND_CHARSET, 0, 68)])
+    assert text.endswith("<p>При</p>")
+
+
+def test_html_meta_equal_to_declared():
+    assert run(HTML_UTF8, "text/html", "UTF8")[1:] == ("utf-8", "declared", [])
+
+
+def test_meta_ignored_in_text_plain():
+    assert run(HTML_UTF8, "text/plain", "iso-8859-1")[1:3] == ("windows-1252", "declared")
+
+
+def test_xml_declaration():
+    data = b'<?xml version="1.0" encoding="ISO-8859-2"?><a>\xb1</a>'
+    assert run(data, "text/xml") == (data.decode("iso-8859-2"), "iso-8859-2", "in-band",
+                                     [(K.AMBIGUOUS_IN_BAND_CHARSET, 30, 10)])
+
+
+@pytest.mark.parametrize("html, label", [
+    (b'<meta charset=utf-8>', "utf-8"),
+    (b"<META CHARSET='Shift_JIS'>", "shift_jis"),
+    (b'<!-- <meta charset="koi8-r"> --><meta charset="gbk">', "gbk"),
+    (b'<meta http-equiv="content-type" content="text/html;charset=big5">', "big5"),
+    (b'<meta content="text/html; charset=big5">', None),  # no http-equiv: need_pragma unmet
+    (b'<meta charset="utf-16le">', "utf-8"),  # UTF-16 means UTF-8 in the prescan
+    (b'<meta charset="x-user-defined">', "windows-1252"),
+    (b'<p title="<meta charset=koi8-r>"><meta charset=euc-kr>', "euc-kr"),
+    (b'<meta charset="nonsense"><meta charset="koi8-u">', "koi8-u"),
+    (b" " * 1024 + b'<meta charset="koi8-r">', None),  # beyond the 1024 prescan bytes
+    (b"<!-- unclosed <meta charset=koi8-r>", None),
+])
+def test_prescan(html, label):
+    found = prescan(html)
+    assert (found[0].lower() if found else None) == label
+
+
+def test_xml_declaration_only_at_start():
+    assert xml_declaration(b' <?xml version="1.0" encoding="utf-8"?>') is None

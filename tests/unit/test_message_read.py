@@ -1,0 +1,218 @@
+"""onemail.read / read_mbox on small synthetic inputs: sniffing, transfer encodings, headers,
+parameters, bad input. Real messages are in tests/regressions/test_message_corpus.py."""
+
+from __future__ import annotations
+
+import io
+import struct
+
+import pytest
+
+import onemail
+from onemail.message import read, read_mbox, sniff
+from onemail.message.transfer import decode_transfer
+from onemail.text import IssueKind
+
+K = IssueKind
+
+
+def kinds(msg):
+    return [(i.kind, i.where, i.offset, i.length) for i in msg.issues]
+
+
+# -- sniffing and sources ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data, fmt", [
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1rest", "msg"),
+    (b"\x78\x9f\x3e\x22\x00\x00", "tnef"),
+    (b"From a@b Sat Jan  1 00:00:00 2000\nSubject: x\n\nbody\n", "mbox"),
+    (b"Subject: x\r\n\r\nbody", "rfc822"),
+    (b"\r\nbody without headers", "rfc822"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", None),
+    (b"", None),
+])
+def test_sniff(data, fmt):
+    assert sniff(data) == fmt
+
+
+def test_sources_bytes_path_file(tmp_path):
+    data = b"Subject: hi\r\n\r\nbody\r\n"
+    path = tmp_path / "m.eml"
+    path.write_bytes(data)
+    for source in (data, bytearray(data), memoryview(data), str(path), path, io.BytesIO(data)):
+        assert read(source).subject == "hi"
+
+
+def test_top_level_names():
+    assert onemail.read is read and onemail.read_mbox is read_mbox
+
+
+def test_wrong_types_raise():
+    with pytest.raises(TypeError):
+        read(42)
+    with pytest.raises(TypeError):
+        read(io.StringIO("Subject: x\n\n"))
+
+
+def test_unreadable_path_raises_oserror(tmp_path):
+    with pytest.raises(OSError):
+        read(tmp_path / "missing.eml")
+
+
+# -- bad input: a clear error or issue, never an exception ---------------------------------
+
+
+def test_binary_junk_is_an_error():
+    msg = read(bytes(range(256)) * 4)
+    assert msg.error == "not a message: no header, mbox, Outlook .msg or TNEF signature"
+    assert msg.parts == ()
+
+
+def test_empty_input():
+    assert read(b"").error == "empty input"
+
+
+def test_truncated_message():
+    data = (b"Subject: t\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+            b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\nY2Fmw6k")
+    msg = read(data)
+    assert msg.error is None
+    assert msg.parts[0].text == "café"
+    assert (K.INVALID_BASE64, "part:1", 7, 0) in kinds(msg)
+    assert any(i.kind is K.MALFORMED_MIME_STRUCTURE for i in msg.issues)
+
+
+def test_truncated_msg_file():
+    msg = read(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100)
+    assert msg.format == "msg" and msg.error.startswith("not a readable OLE2 file")
+
+
+def test_truncated_tnef():
+    data = struct.pack("<IHBII", 0x223E9F78, 0, 1, 0x00018004, 50) + b"short"
+    msg = read(data)
+    assert msg.format == "tnef" and msg.error is None
+    assert kinds(msg) == [(K.MALFORMED_TNEF, "tnef:attSubject", 6, 14)]
+
+
+def test_bogus_charset_and_transfer_encoding():
+    data = (b"Subject: x\r\nContent-Type: text/plain; charset=x-bogus\r\n"
+            b"Content-Transfer-Encoding: x-bogus\r\n\r\ncaf\xc3\xa9")
+    msg = read(data)
+    part = msg.parts[0]
+    assert (part.text, part.charset, part.charset_source) == ("café", "utf-8", "default")
+    assert kinds(msg) == [(K.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, "part:1", 0, 0),
+                          (K.AMBIGUOUS_UNKNOWN_CHARSET, "part:1", 0, 5)]
+
+
+def test_50_mb_header():
+    value = b"a" * (50 << 20)
+    msg = read(b"Subject: " + value + b"\r\nX-Next: ok\r\n\r\nbody")
+    assert len(msg.subject) == 1 << 20
+    assert msg.header("X-Next") == "ok"
+    assert kinds(msg) == [(K.HEADER_TOO_LONG, "header:Subject", 1 << 20, (50 << 20) - (1 << 20))]
+
+
+# -- headers -------------------------------------------------------------------------------
+
+
+def test_headers_in_order_with_issues():
+    msg = read(b"X-A: 1\r\nSubject: =?utf-8?q?caf=C3=A9?=\r\n folded\r\nX-A: 2\r\n\r\n")
+    assert [(h.name, h.value) for h in msg.headers] == [("X-A", "1"), ("Subject", "café folded"), ("X-A", "2")]
+    assert msg.header("x-a") == "1"
+
+
+def test_addresses_display_names_decoded_addresses_as_written():
+    msg = read(b'From: =?iso-8859-1?q?J=F6rg?= <j@example.org>\r\n'
+               b'To: "M\xc3\xbcller, A" <a@example.org>, b@example.org\r\n'
+               b"Cc: =?utf-8?b?5pel5pys?= <c@example.org>\r\n\r\n")
+    assert [str(a) for a in msg.from_] == ["Jörg <j@example.org>"]
+    assert [(a.name, a.address) for a in msg.to] == [("Müller, A", "a@example.org"), ("", "b@example.org")]
+    assert [(a.name, a.address) for a in msg.cc] == [("日本", "c@example.org")]
+
+
+def test_date():
+    msg = read(b"Date: Tue, 10 May 2005 15:27:03 -0500\r\n\r\n")
+    assert msg.date.isoformat() == "2005-05-10T15:27:03-05:00"
+    assert read(b"Date: yesterday\r\n\r\n").date is None
+
+
+def test_rfc2231_file_name_split_inside_a_character():
+    """Segments are joined as bytes before decoding (spec 000 "Parameters")."""
+    msg = read(b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+               b"Content-Type: application/octet-stream\r\n"
+               b"Content-Disposition: attachment; filename*0*=utf-8''%E6%97;\r\n"
+               b" filename*1*=%A5%E6%9C%AC.txt\r\n\r\nx\r\n--b--\r\n")
+    assert msg.parts[0].filename == "日本.txt"
+    assert msg.parts[0].disposition == "attachment"
+
+
+def test_rfc2047_in_quoted_file_name():
+    msg = read(b'Content-Type: application/pdf; name="=?utf-8?b?5pel5pys?=.pdf"\r\n\r\n')
+    assert msg.parts[0].filename == "日本.pdf"
+    assert [i.kind for i in msg.issues] == [K.AMBIGUOUS_ENCODED_WORD_IN_QUOTED_STRING]
+
+
+def test_raw_8bit_utf8_subject():
+    msg = read("Subject: Москва - столица России.\r\n\r\n".encode())
+    assert msg.subject == "Москва - столица России."
+    assert msg.issues == ()
+
+
+# -- transfer encodings --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body, data, issues", [
+    (b"Y2Fm\r\nw6k=\r\n", b"caf\xc3\xa9", []),
+    (b"Y2Fmw6k", b"caf\xc3\xa9", [(K.INVALID_BASE64, 7, 0)]),
+    (b"Y2F*mw6k=", b"caf\xc3\xa9", [(K.INVALID_BASE64, 3, 1)]),
+    (b"YQ==Yg==", b"ab", [(K.INVALID_BASE64, 4, 4)]),
+    (b"Y", b"", [(K.INVALID_BASE64, 1, 0)]),
+])
+def test_base64(body, data, issues):
+    found = []
+    assert decode_transfer(body, "base64", found) == data
+    assert [(i.kind, i.offset, i.length) for i in found] == issues
+
+
+def test_quoted_printable():
+    found = []
+    assert decode_transfer(b"caf=C3=A9 =ZZ x=\r\ny", "quoted-printable", found) == b"caf\xc3\xa9 =ZZ xy"
+    assert [(i.kind, i.offset, i.length) for i in found] == [(K.INVALID_QUOTED_PRINTABLE, 10, 1)]
+
+
+def test_unknown_transfer_encoding_kept():
+    found = []
+    assert decode_transfer(b"abc", "x-uuencode", found) == b"abc"
+    assert [(i.kind, i.offset, i.length) for i in found] == [(K.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0)]
+
+
+# -- mbox ----------------------------------------------------------------------------------
+
+
+def test_read_mbox_iterates_all_and_unquotes():
+    data = (b"From a@b Sat Jan  1 00:00:00 2000\nSubject: one\n\n>From here\n\n"
+            b"From c@d Sat Jan  1 00:00:01 2000\nSubject: two\n\nbody\n")
+    msgs = list(read_mbox(data))
+    assert [(m.format, m.subject) for m in msgs] == [("mbox", "one"), ("mbox", "two")]
+    assert msgs[0].parts[0].text == "From here\n"  # the blank line before "From " separates
+    assert read(data).subject == "one"
+
+
+def test_read_mbox_of_a_single_message():
+    assert [m.subject for m in read_mbox(b"Subject: only\r\n\r\n")] == ["only"]
+
+
+# -- nested messages -----------------------------------------------------------------------
+
+
+def test_message_rfc822_is_nested():
+    msg = read(b"Subject: outer\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+               b"Content-Type: message/rfc822\r\n\r\nSubject: =?utf-8?q?inn=C3=A9r?=\r\n"
+               b"Content-Type: text/plain; charset=bogus\r\n\r\nx\r\n--b--\r\n")
+    inner = msg.parts[0].message
+    assert inner.subject == "innér"
+    assert [p.path for p in msg.walk()] == ["1", "1"]
+    assert (K.AMBIGUOUS_UNKNOWN_CHARSET, "part:1>part:1", 0, 1) in kinds(msg)
+
+
