@@ -152,24 +152,31 @@ class DecompressionResult:
     crc_verified: bool
 
 
-def _control_table() -> tuple[tuple[tuple[int, ...], int], ...]:
-    """For each control byte: the literal run before each reference, and the trailing run."""
+def _group_structs() -> tuple[tuple, ...]:
+    """For each control byte: ``(unpack_from, size)`` of the 1 to 16 bytes of its tokens.
+
+    The format reads each run of literals as one ``Ns`` item (bytes) and each reference as a
+    big-endian ``H`` (int), so one C call splits a whole group (MS-OXRTFCP 2.2.1.1).
+    """
     table = []
     for flags in range(256):
-        runs, run = [], 0
+        fmt, run = ">", 0
         for bit in range(8):
             if flags >> bit & 1:
-                runs.append(run)
-                run = 0
+                if run:
+                    fmt += f"{run}s"
+                    run = 0
+                fmt += "H"
             else:
                 run += 1
-        table.append((tuple(runs), run))
+        if run:
+            fmt += f"{run}s"
+        st = struct.Struct(fmt)
+        table.append((st.unpack_from, st.size))
     return tuple(table)
 
 
-_CONTROL = _control_table()
-# Size of the group a control byte announces (the byte, 8 tokens of 1 or 2 bytes).
-_GROUP_SIZE = tuple(9 + bin(flags).count("1") for flags in range(256))
+_GROUPS = _group_structs()
 
 # Outcomes of _inflate.
 _END = 0  # the end marker was read
@@ -210,48 +217,66 @@ def _inflate(
     ``len(out)`` exceeds ``limit``. Positions in ``src`` of references to unwritten dictionary
     positions are appended to ``bad_refs``.
 
+    The fast path splits each complete group with one ``struct`` call and handles literal runs
+    and references that lie inside the written output. A group holding anything else (the end
+    marker, a reference to an unwritten position) is rolled back and decoded by
+    :func:`_tokens`, which also decodes the incomplete tail.
+
     :returns: ``(pos, outcome)``: where decoding stopped and one of _END, _MORE, _CUT, _LIMIT.
     """
-    control = _CONTROL
+    groups = _GROUPS
     w = len(out)
     fast_end = end - _GROUP_MAX
     while pos <= fast_end:
-        # Fast path: the whole group is present.
-        flags = src[pos]
-        pos += 1
-        if not flags:
-            out += src[pos : pos + 8]
-            pos += 8
-            w += 8
-        else:
-            runs, tail = control[flags]
-            for run in runs:
-                if run:
-                    out += src[pos : pos + run]
-                    pos += run
-                    w += run
-                ref = src[pos] << 8 | src[pos + 1]
-                d = (w - (ref >> 4)) & _MASK
-                if not d:
-                    return pos + 2, _END
-                length = (ref & 15) + 2
+        unpack, size = groups[src[pos]]
+        w0 = w
+        for item in unpack(src, pos + 1):
+            if item.__class__ is int:  # a reference
+                d = (w - (item >> 4)) & 4095
+                length = (item & 15) + 2
                 s = w - d
                 if d >= length and s >= 0:
                     out += out[s : s + length]
-                else:
-                    if s < 0:
-                        bad_refs.append(pos)
-                    _copy_ref(out, w, d, length)
-                pos += 2
+                elif d and s >= 0:  # overlapping: the bytes repeat with period d
+                    out += (out[s:w] * (length // d + 1))[:length]
+                else:  # the end marker, or unwritten positions: the careful path
+                    break
                 w += length
-            if tail:
-                out += src[pos : pos + tail]
-                pos += tail
-                w += tail
+            else:  # a run of literals
+                out += item
+                w += len(item)
+        else:
+            pos += size + 1
+            if w > limit:
+                return pos, _LIMIT
+            continue
+        del out[w0:]
+        pos, outcome = _tokens(src, pos, end, out, final, bad_refs, 1)
+        if outcome is not None:
+            return pos, outcome
+        w = len(out)
         if w > limit:
             return pos, _LIMIT
-    # Slow path: the last (possibly incomplete) groups, token by token.
     while pos < end:
+        pos, outcome = _tokens(src, pos, end, out, final, bad_refs, 1)
+        if outcome is not None:
+            return pos, outcome
+        if len(out) > limit:
+            return pos, _LIMIT
+    return pos, (_CUT if final else _MORE)
+
+
+def _tokens(
+    src: bytes, pos: int, end: int, out: bytearray, final: bool, bad_refs: list, groups: int
+) -> tuple[int, int | None]:
+    """Decode ``groups`` groups token by token (the careful path of :func:`_inflate`).
+
+    :returns: ``(pos, outcome)``; outcome None when the groups were decoded without stopping.
+    """
+    w = len(out)
+    for _ in range(groups):
+        if pos >= end:
+            return pos, (_CUT if final else _MORE)
         flags = src[pos]
         if not final and pos + _GROUP_SIZE[flags] > end:
             return pos, _MORE
@@ -276,9 +301,11 @@ def _inflate(
                 out.append(src[pos])
                 pos += 1
                 w += 1
-        if w > limit:
-            return pos, _LIMIT
-    return pos, (_CUT if final else _MORE)
+    return pos, None
+
+
+# Size of the group a control byte announces (the byte, 8 tokens of 1 or 2 bytes).
+_GROUP_SIZE = tuple(9 + bin(flags).count("1") for flags in range(256))
 
 
 def _check_type(value, name: str) -> bytes:
