@@ -3,6 +3,7 @@ quirk, the streaming face, and the PyPI ``compressed_rtf`` oracle (recorded and 
 
 from __future__ import annotations
 
+import doctest
 import hashlib
 import json
 import tracemalloc
@@ -20,6 +21,7 @@ from onemail.rtf import (
     crc32,
     decompress,
 )
+from onemail.rtf import compressed as compressed_module
 
 K = RtfDefectKind
 MIB = 1024 * 1024
@@ -399,3 +401,7 @@ def test_live_oracle_output_decodes_with_us(corpus):
         result = decompress(compressed_rtf.compress(rtf[:3000]))
         assert (result.data, result.defects, result.crc_verified) == (rtf[:3000], (), True), name
 
+
+
+def test_docstring_examples():
+    assert doctest.testmod(compressed_module).failed == 0

@@ -128,7 +128,8 @@ def crc32(data: bytes, crc: int = 0) -> int:
     :returns: the CRC as an unsigned 32-bit int.
     :raises TypeError: if ``data`` is not bytes-like.
 
-    >>> hex(crc32(b"\\x03\\x00\\x0a\\x00"))
+    >>> contents = "03000a007263706731323542320af32068656c090020627705b06c647d0a800fa0"
+    >>> hex(crc32(bytes.fromhex(contents)))  # MS-OXRTFCP 3.1.1
     '0xa7c7c5f1'
     """
     return binascii.crc32(data, crc ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
