@@ -22,7 +22,8 @@ import itertools
 import random
 
 import pytest
-from paths import WHATWG
+from whatwg_reference import index as read_index
+from whatwg_reference import utf8_reference, utf16_reference
 
 from onemail.text import IssueKind, TextIssue, for_label
 
@@ -39,16 +40,6 @@ ALL_BYTES = bytes(range(256))
 # Every scalar value of the BMP and a few astral ones: the encoder's whole domain, sampled above.
 SCALARS = [*range(0xD800), *range(0xE000, 0x10000), 0x10000, 0x1F600, 0x10FFFF]
 SCALAR_TEXT = "".join(map(chr, SCALARS))
-
-
-def read_index(name: str) -> dict[int, int]:
-    """``pointer -> code point`` of ``index-<name>.txt`` (lines ``pointer<TAB>code point<TAB>...``)."""
-    table = {}
-    for line in (WHATWG / f"index-{name}.txt").read_text(encoding="utf-8").split("\n"):
-        if line.strip() and not line.startswith("#"):
-            pointer, code_point = line.split("\t")[:2]
-            table[int(pointer)] = int(code_point, 16)
-    return table
 
 
 def check_table_decode(cs, expected_chars: list[str | None], kind: IssueKind) -> None:
@@ -118,58 +109,7 @@ def test_x_user_defined():
 
 
 # ---------------------------------------------------------------------------------------------
-# UTF-8
-
-
-def utf8_reference(data: bytes) -> tuple[str, list[tuple[int, int]]]:
-    """The Encoding Standard's UTF-8 decoder; returns (text, [(offset, length) per U+FFFD]).
-
-    An error spans the bytes of the sequence read so far (its maximal subpart); the byte that
-    broke it is read again ("prepend byte to stream").
-    """
-    out: list[str] = []
-    errors: list[tuple[int, int]] = []
-    needed = seen = cp = start = 0
-    lower, upper = 0x80, 0xBF
-    i, n = 0, len(data)
-    while i < n:
-        b = data[i]
-        if needed == 0:
-            if b <= 0x7F:
-                out.append(chr(b))
-            elif 0xC2 <= b <= 0xDF:
-                needed, cp = 1, b & 0x1F
-            elif 0xE0 <= b <= 0xEF:
-                lower = 0xA0 if b == 0xE0 else 0x80
-                upper = 0x9F if b == 0xED else 0xBF
-                needed, cp = 2, b & 0xF
-            elif 0xF0 <= b <= 0xF4:
-                lower = 0x90 if b == 0xF0 else 0x80
-                upper = 0x8F if b == 0xF4 else 0xBF
-                needed, cp = 3, b & 0x7
-            else:
-                out.append(FFFD)
-                errors.append((i, 1))
-            start, seen = i, 0
-            i += 1
-            continue
-        if not lower <= b <= upper:
-            out.append(FFFD)
-            errors.append((start, seen + 1))
-            needed = seen = cp = 0
-            lower, upper = 0x80, 0xBF
-            continue  # re-read b
-        lower, upper = 0x80, 0xBF
-        cp = (cp << 6) | (b & 0x3F)
-        seen += 1
-        i += 1
-        if seen == needed:
-            out.append(chr(cp))
-            needed = seen = cp = 0
-    if needed:
-        out.append(FFFD)
-        errors.append((start, seen + 1))
-    return "".join(out), errors
+# UTF-8 (tests/whatwg_reference.py has the standard's decoder written out)
 
 
 def check_against(cs, reference, cases: list[bytes], kind: IssueKind) -> None:
@@ -212,39 +152,6 @@ def test_utf8_seeded_sample_three_and_four_bytes():
 
 # ---------------------------------------------------------------------------------------------
 # UTF-16
-
-
-def utf16_reference(data: bytes, big_endian: bool) -> tuple[str, list[tuple[int, int]]]:
-    """The Encoding Standard's shared UTF-16 decoder; returns (text, [(offset, length)])."""
-    out: list[str] = []
-    errors: list[tuple[int, int]] = []
-    lead_byte = lead_surrogate = None
-    unit_start = surrogate_start = 0
-    for i, b in enumerate(data):
-        if lead_byte is None:
-            lead_byte, unit_start = b, i
-            continue
-        unit = (lead_byte << 8) + b if big_endian else (b << 8) + lead_byte
-        lead_byte = None
-        if lead_surrogate is not None:
-            lead, lead_surrogate = lead_surrogate, None
-            if 0xDC00 <= unit <= 0xDFFF:
-                out.append(chr(0x10000 + ((lead - 0xD800) << 10) + (unit - 0xDC00)))
-                continue
-            out.append(FFFD)  # the lead surrogate alone; the unit is read again
-            errors.append((surrogate_start, 2))
-        if 0xD800 <= unit <= 0xDBFF:
-            lead_surrogate, surrogate_start = unit, unit_start
-        elif 0xDC00 <= unit <= 0xDFFF:
-            out.append(FFFD)
-            errors.append((unit_start, 2))
-        else:
-            out.append(chr(unit))
-    if lead_byte is not None or lead_surrogate is not None:
-        start = surrogate_start if lead_surrogate is not None else unit_start
-        out.append(FFFD)
-        errors.append((start, len(data) - start))
-    return "".join(out), errors
 
 
 UTF16_UNITS = (0x0041, 0x000D, 0x00E9, 0x4E00, 0xFEFF, 0xFFFF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF)
