@@ -38,6 +38,8 @@ import re
 from dataclasses import dataclass
 
 from .binary import bom_charset, utf16_32_shape
+from .langmodel import good_share, high_byte_counts, rank_single_byte
+from .langmodel import table as sb_table
 from .scoring import classify, score_counts
 
 __all__ = ["Candidate", "Detection", "detect", "CANDIDATES"]
@@ -189,17 +191,45 @@ def _confidence(rows: list[tuple[float, int, str, bool]]) -> int:
     return conf
 
 
-def _rank(sample: bytes, forced_utf8: bool = False) -> Detection:
+def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
+    """Score every candidate on ``sample``; single-byte pages chosen on all of ``data``.
+
+    The design's windows-1252 and ISO-8859-1 rows become the two single-byte pages the
+    language model ranks first (:mod:`onemail.detect.langmodel`; D8); the second loses
+    ``LM_POINTS`` per nat of log-likelihood it trails by (at most ``LM_CAP``).
+    """
+    counts, letters, adjacent = high_byte_counts(data)
+    ranked = rank_single_byte(counts, letters, adjacent)
+    (ll1, sb1, fit1), (ll2, sb2, fit2) = ranked[0], ranked[1]
     rows = []
     for order, (label, codec) in enumerate(CANDIDATES):
         if forced_utf8 and label == "utf-8":
-            rows.append((100, order, label, False))
+            rows.append((100.0, order, label, False))
+            continue
+        if label == "windows-1252" or label == "iso-8859-1":
+            label = sb1 if label == "windows-1252" else sb2
+            text = codecs.charmap_decode(sample, "replace", sb_table(label))[0]
+            errors = text.count("\ufffd")
+            c = classify(text)
+            high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
+            fit = fit1 if label == sb1 else fit2
+            score = score_counts(c, errors, good=good_share(counts, label) * high * fit)
+            if label == sb2:
+                score = max(0.0, score - min(LM_CAP, LM_POINTS * (ll1 - ll2)))
+            rows.append((score, order, label, False))
             continue
         score, exclusive = _score(sample, label, codec)
         rows.append((score, order, label, exclusive))
     rows.sort(key=lambda r: (-r[0], r[1]))
     conf = _confidence(rows)
     return Detection(rows[0][2], conf, tuple(Candidate(r[2], round(r[0])) for r in rows))
+
+
+#: Points the second single-byte page loses per nat of log-likelihood behind the first (D8):
+#: one character a plausible language uses against one it never does is ~10 nats.
+LM_POINTS = 2.0
+LM_CAP = 30.0
+_HIGH_BYTES = bytes(range(128, 256))
 
 
 def detect(data) -> Detection:
@@ -236,10 +266,10 @@ def detect(data) -> Detection:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return _rank(_sample(data, SAMPLE_BYTES))
+        return _rank(data, _sample(data, SAMPLE_BYTES))
     if data.isascii():  # NULs but no shape: ASCII control data
         return _seven_bit(data)
-    return _rank(_sample(data, UTF8_RUNNER_UP_BYTES), forced_utf8=True)
+    return _rank(data, _sample(data, UTF8_RUNNER_UP_BYTES), forced_utf8=True)
 
 
 def _seven_bit(data: bytes) -> Detection:

@@ -83,9 +83,12 @@ _LATIN1 = bytes(_LATIN1)
 
 _CJK_PUNCT = re.compile("[\u3000-\u303f]+")
 _HALF_KANA = re.compile("[\uff61-\uff9f]+")
-# An East Asian character with an ASCII letter on both sides: what a double-byte code page
-# makes of an accented letter inside a Latin word ("Sk\u00e4rm" read as Shift_JIS).
-_WEDGED = re.compile("[A-Za-z][\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f][A-Za-z]")
+# An East Asian character with no East Asian neighbour and an ASCII letter on one side at
+# least: what a double-byte code page makes of an accented letter inside a Latin word
+# ("Sk\u00e4rm", "el \u00faltimo" read as Shift_JIS or EUC-KR). Real CJK text writes its
+# characters in runs.
+_EA = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f"
+_WEDGED = re.compile(f"(?<=[A-Za-z])([{_EA}])(?![{_EA}])|(?<![{_EA}])([{_EA}])(?=[A-Za-z])")
 _NOT_HAN = re.compile("[^\u3400-\u9fff\uf900-\ufaff]+")
 
 _tables = None
@@ -168,7 +171,17 @@ def classify(text: str) -> Counts:
         c.common = c.jis1 = 0
     c.neutral = neutral
     c.noise = noise
-    c.wedged = len(_WEDGED.findall(text)) if (han or kana or c.hangul or half) else 0
+    wedged = _WEDGED.findall(text) if (han or kana or c.hangul or half) else ()
+    c.wedged = len(wedged)
+    if wedged:
+        # Wedged characters are no evidence for their script (they count as noise instead).
+        w = "".join(a + b for a, b in wedged).encode("utf-16-be")[::2].translate(_BLOCK)
+        c.hangul -= w.count(b"U")
+        c.han -= w.count(b"I")
+        c.kana -= w.count(b"K")
+        c.half_kana = max(0, c.half_kana - w.count(b"F"))
+        c.common = min(c.common, c.han)
+        c.jis1 = min(c.jis1, c.han)
     return c
 
 
@@ -182,13 +195,16 @@ MIX_PENALTY = 12
 JIS_PENALTY = 30
 
 
+#: Extension (D7): script exclusivity needs at least this many Hangul or kana characters (one
+#: Hangul syllable made of an accented letter and the next byte is not a Korean text).
+EXCLUSIVE_MIN = 2
 #: Extension (D7): fewer half-width katakana than this are noise (a lone "»" read as Shift_JIS).
 HALF_KANA_TEXT = 4
 #: Extension (D7): weight of the ideographs outside ``COMMON_HAN``.
 RARE_PENALTY = 10
 
 
-def score_counts(c: Counts, errors: int, extended: bool = True) -> float:
+def score_counts(c: Counts, errors: int, extended: bool = True, good: float = 0.0) -> float:
     """Return the spec 004 score of counted text with ``errors`` decode errors.
 
     With ``extended`` (the default; D7) two refinements measured on the visible corpus apply:
@@ -196,9 +212,14 @@ def score_counts(c: Counts, errors: int, extended: bool = True) -> float:
     noise unless they are at least half of the scripted characters and at least 4. Both break the ties that
     let a few accented Latin letters read as rare ideographs or half-width kana win on
     candidate order (24 of 1148 detect files before the change); an East Asian character
-    wedged between two ASCII letters counts as noise; and the result is not rounded, so that
+    alone between non-East-Asian characters with an ASCII letter beside it counts as noise and
+    not as its script; script exclusivity needs ``EXCLUSIVE_MIN`` characters; and the result is not rounded, so that
     a difference of one character in a long text still orders the candidates (:func:`text_score`
     rounds).
+
+    ``good`` is the number of non-ASCII characters that are common letters of a plausible
+    language (:mod:`onemail.detect.langmodel`): the alphabetic counterpart of the common
+    ideographs, added to the frequency signal (``35 * good / chars``, the sum capped at 35).
     """
     n = c.chars
     if n <= 0:
@@ -211,6 +232,8 @@ def score_counts(c: Counts, errors: int, extended: bool = True) -> float:
     coherence = 15 * (c.dominant() + c.neutral) / n
     cjk = c.han + c.kana + c.hangul
     freq = 35 * (c.common + c.kana + c.hangul) / n if cjk else 0.0
+    if good:
+        freq = min(35.0, freq + 35 * good / n)
     noise = c.noise
     if extended:
         noise += c.wedged
@@ -218,7 +241,8 @@ def score_counts(c: Counts, errors: int, extended: bool = True) -> float:
         noise += c.half_kana
     printable = 10 * (n - noise) / n
     exclusive = 0
-    if not errors and scripted and (c.hangul >= 0.9 * scripted or c.kana >= 0.4 * scripted):
+    if (not errors and scripted and (c.hangul >= 0.9 * scripted or c.kana >= 0.4 * scripted)
+            and (not extended or c.hangul + c.kana >= EXCLUSIVE_MIN)):
         exclusive = 10
     total = clean + coherence + freq + printable + exclusive
     if c.hangul and (c.han + c.kana) and min(c.hangul, c.han + c.kana) > scripted / 3:

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Train the detector's per-language character model from the VISIBLE corpora only.
+
+Reads ``../shared/corpus/detect`` and ``../shared/corpus/detect-fresh`` (each file decoded
+with its ``MANIFEST.tsv`` ``python_codec``; a text seen under several charsets, as the UTF-16/32
+copies of the CulturaX rows, counts once) and writes
+``src/onemail/detect/_tables/language.py``:
+
+``LANGUAGES = {language: (non-ASCII share in 1/1000 of letters, chars, counts)}`` where
+``chars`` are the language's non-ASCII characters (case kept: upper-case letters separate
+mac-cyrillic from windows-1251) with at least ``MIN_PER_100K`` occurrences per 100 000
+non-ASCII characters, and ``counts`` their frequencies per 100 000. Languages are named as in
+the ``detect`` folders; the ``detect-fresh`` locale codes are mapped to those names.
+
+Nothing else of this machine is read (the fresh set's README forbids training on other
+gettext catalogues). Deterministic: sorted output, no timestamps.
+
+Usage: ``python scripts/train_detect.py [--check]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = (REPO / ".." / "shared" / "corpus").resolve()
+OUT = REPO / "src" / "onemail" / "detect" / "_tables" / "language.py"
+SETS = ("detect", "detect-fresh")
+#: The East Asian languages are left out: their code pages are multi-byte, scored by the
+#: design's common-character sets, not by this model.
+SKIP = ("chinese", "japanese", "korean")
+#: A character must also occur at least this often in absolute terms (a few stray characters
+#: in a language with little non-ASCII text, English, would otherwise pass the share test).
+MIN_COUNT = 5
+#: Characters rarer than this (per 100 000 non-ASCII characters of the language) are dropped:
+#: they are single occurrences in the visible text and would only teach the model its noise.
+MIN_PER_100K = 20
+
+LOCALES = {
+    "ar": "arabic", "bg": "bulgarian", "ca": "catalan", "cs": "czech", "da": "danish",
+    "de": "german", "el": "greek", "es": "spanish", "et": "estonian", "fa": "farsi",
+    "fi": "finnish", "fr": "french", "he": "hebrew", "hr": "croatian", "hu": "hungarian",
+    "it": "italian", "ja": "japanese", "ko": "korean", "lt": "lithuanian", "lv": "latvian",
+    "nb": "norwegian", "nl": "dutch", "pl": "polish", "pt": "portuguese", "pt_BR": "portuguese",
+    "ro": "romanian", "ru": "russian", "sk": "slovak", "sl": "slovene", "sv": "swedish",
+    "th": "thai", "tr": "turkish", "uk": "ukrainian", "vi": "vietnamese", "zh_CN": "chinese",
+    "zh_TW": "chinese",
+}
+
+
+def texts():
+    """Yield ``(language, text)`` for every distinct text of the visible corpora."""
+    seen = set()
+    for name in SETS:
+        base = CORPUS / name
+        with open(base / "MANIFEST.tsv", encoding="utf-8") as f:
+            rows = sorted(csv.DictReader(f, delimiter="\t"), key=lambda r: r["path"])
+        for r in rows:
+            lang = LOCALES.get(r["language"], r["language"])
+            if not lang or not r["python_codec"] or lang in SKIP:
+                continue
+            try:
+                text = (base / r["path"]).read_bytes().decode(r["python_codec"])
+            except UnicodeDecodeError:
+                continue
+            text = text.lstrip("\ufeff")
+            key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+            if key in seen:
+                continue
+            seen.add(key)
+            yield lang, text
+
+
+def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    letters: Counter = Counter()
+    for lang, text in texts():
+        c = counts[lang]
+        for ch in text:
+            if 0x80 <= ord(ch) < 0x2E80:  # East Asian characters never come from single-byte pages
+                c[ch] += 1
+        letters[lang] += sum(1 for ch in text if ch.isalpha())
+    model = {}
+    for lang in sorted(counts):
+        c = counts[lang]
+        total = sum(c.values())
+        if not total:
+            continue
+        kept = sorted(((ch, n * 100000 // total) for ch, n in c.items() if n >= MIN_COUNT),
+                      key=lambda p: (-p[1], p[0]))
+        kept = [(ch, n) for ch, n in kept if n >= MIN_PER_100K]
+        share = min(1000, total * 1000 // max(1, letters[lang]))
+        model[lang] = (share, "".join(ch for ch, _ in kept), tuple(n for _, n in kept))
+    return model
+
+
+def _lit(s: str) -> str:
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if ch in '"\\' or not ch.isprintable() or o >= 0xD800 and o <= 0xF8FF:
+            out.append(f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def render(model) -> str:
+    h = hashlib.sha256()
+    for name in SETS:
+        h.update((CORPUS / name / "MANIFEST.tsv").read_bytes())
+    lines = [
+        "# GENERATED by scripts/train_detect.py from the visible corpora ../shared/corpus/detect and "
+        f"../shared/corpus/detect-fresh (MANIFEST.tsv sha256 {h.hexdigest()[:16]}). DO NOT EDIT - retrain.",
+        "# Character frequencies only (no text): per language, its non-ASCII characters per 100 000.",
+        '"""Generated language model; see the header and scripts/train_detect.py."""',
+        "",
+        f"MIN_PER_100K = {MIN_PER_100K}",
+        "",
+        "LANGUAGES = {",
+    ]
+    for lang, (share, chars, freqs) in model.items():
+        lines.append(f"    {lang!r}: (")
+        lines.append(f"        {share},")
+        lines.append(f"        {_lit(chars)},")
+        lines.append(f"        {freqs!r},")
+        lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail if the committed model is stale")
+    args = ap.parse_args(argv)
+    text = render(train())
+    if args.check:
+        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
+            print(f"stale: {OUT.relative_to(REPO)} (run scripts/train_detect.py)")
+            return 1
+        return 0
+    OUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUT.relative_to(REPO)} ({len(text.encode())} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""Choosing among single-byte code pages of the same script (beyond the design's candidates).
+
+The design scores windows-1252 and ISO-8859-1 only. Real mail also comes in windows-1250/1251/
+1253-1258, ISO-8859-2..16, KOI8-R/U, IBM866, CP437/850, Mac Roman, x-mac-cyrillic and
+windows-874. These share the ASCII half and differ in the bytes 0x80..0xFF, so the evidence is
+which characters the high bytes become, and whether real text in some language uses them.
+
+**The model** (``_tables/language.py``, written by ``scripts/train_detect.py`` from the visible
+corpora only, 10.7 KB): per language, the frequency of each non-ASCII character (case kept)
+per 100 000 non-ASCII characters. A language is *plausible* for a code page when the page
+encodes at least ``PLAUSIBLE`` of the language's non-ASCII letter mass. The page's byte model
+is the mean of its plausible languages' character frequencies, mapped through the page's
+table, with ``FLOOR`` for characters no plausible language uses.
+
+**Scoring** a file: count each high byte once (the first ``MAX_HIGH_BYTES`` high bytes of the
+file), and sum ``count * log(probability)`` per page; the highest sum wins, ties in
+:data:`SINGLE_BYTE` order (most used in mail first). The same model gives the *alphabetic
+frequency* signal (:func:`good_share`): the share of high bytes that become a character with
+at least ``GOOD`` per 100 000 in a plausible language; it fills the design's 35-point
+frequency slot for alphabetic text, as the common ideographs do for Chinese.
+
+Thresholds and their measurements (visible corpora ``detect`` + ``detect-fresh``, decode-equal
+accuracy of single-byte files, bench/detect.py):
+
+* ``PLAUSIBLE = 0.9``: 0.97 drops Romanian from ISO-8859-2 (it lacks ș/ț, written ş/ţ there
+  in the visible files); 0.8 lets Estonian into windows-1250 and costs three ISO-8859-13 files.
+* ``FLOOR = 1e-7`` (per character): an unseen character must cost more than any seen one
+  (the rarest kept is 20 per 100 000 = 2e-4), and an undefined byte (C1 control, unmapped)
+  costs ``UNDEFINED = 1e-9``, less again.
+* ``GOOD = 100`` per 100 000 (0.1 %): letters of the language's alphabet are all above it in
+  every visible language, mojibake characters (``Ã``, ``¼``, ``Ð`` in windows-1252 readings
+  of UTF-8 or GBK) below it.
+* ``MAX_HIGH_BYTES = 65536``: counting more changes no answer on the visible corpora.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+__all__ = ["SINGLE_BYTE", "rank_single_byte", "good_share", "char_weights"]
+
+#: Single-byte candidates (labels :func:`onemail.text.for_label` resolves), most used first.
+SINGLE_BYTE = (
+    "windows-1252", "iso-8859-1", "windows-1250", "iso-8859-2", "windows-1251", "koi8-r",
+    "iso-8859-5", "ibm866", "x-mac-cyrillic", "koi8-u", "windows-1253", "iso-8859-7",
+    "windows-1254", "windows-1255", "iso-8859-8", "windows-1256", "iso-8859-6", "windows-1257",
+    "iso-8859-13", "iso-8859-4", "windows-1258", "windows-874", "iso-8859-15", "iso-8859-16",
+    "iso-8859-3", "iso-8859-10", "iso-8859-14", "macintosh", "ibm850", "ibm437",
+)
+PLAUSIBLE = 0.9
+FLOOR = 1e-7
+UNDEFINED = 1e-9
+GOOD = 100
+MAX_HIGH_BYTES = 65536
+UPPER_MIN = 0.05
+BACKOFF = 0.1
+MIX_NATS = 6.0
+SHARE_MIN = 0.005
+SHARE_MAX = 0.995
+
+_model = None
+
+
+def table(label: str) -> str:
+    """Return the 256-character decode table of a single-byte candidate (U+FFFE = unmapped)."""
+    from ..text._tables.single_byte import TABLES
+
+    if label == "iso-8859-1":  # the design's latin1: C1 controls, distinct from windows-1252
+        return "".join(map(chr, range(256)))
+    return TABLES[label]
+
+
+def _build():
+    from ._tables.language import LANGUAGES
+
+    langs = {}
+    shares = {}
+    folded_langs = {}
+    uppers = {}
+    for lang, (share, chars, freqs) in LANGUAGES.items():
+        if chars:
+            langs[lang] = dict(zip(chars, freqs, strict=True))
+            folded: dict[str, int] = {}
+            for ch, n in langs[lang].items():
+                f = ch.lower() if len(ch.lower()) == 1 else ch
+                folded[f] = folded.get(f, 0) + n
+            folded_langs[lang] = folded
+            letters = [(ch, n) for ch, n in langs[lang].items() if ch.isalpha()]
+            upper = sum(n for ch, n in letters if ch.isupper())
+            uppers[lang] = min(0.5, max(UPPER_MIN, upper / max(1, sum(n for _, n in letters))))
+            shares[lang] = min(SHARE_MAX, max(SHARE_MIN, share / 1000))
+    # Back-off distribution: every language's letters together (folded), so that a letter the
+    # visible text of one language happens to lack ("ç" in the French files) is not unseen.
+    pooled: dict[str, float] = {}
+    for folded in folded_langs.values():
+        for ch, n in folded.items():
+            pooled[ch] = pooled.get(ch, 0) + n / len(folded_langs)
+    pages = {}
+    for label in SINGLE_BYTE:
+        t = table(label)
+        high = set(t[128:])
+        models = []
+        good = bytearray(256)
+        for lang, freq in langs.items():
+            letters = sum(n for ch, n in freq.items() if ch.isalpha())
+            covered = sum(n for ch, n in freq.items() if ch.isalpha() and ch in high)
+            if not letters or covered < PLAUSIBLE * letters:
+                continue
+            log_p = [0.0] * 256
+            folded = folded_langs[lang]
+            upper = uppers[lang]
+            for b in range(128, 256):
+                ch = t[b]
+                if ch == "\ufffe" or "\x80" <= ch <= "\x9f":
+                    log_p[b] = math.log(UNDEFINED)
+                    continue
+                low = ch.lower() if len(ch.lower()) == 1 else ch
+                n = (1 - BACKOFF) * folded.get(low, 0) + BACKOFF * pooled.get(low, 0)
+                if ch != low:
+                    n *= upper
+                elif ch.isalpha() and ch.upper() != ch:
+                    n *= 1 - upper
+                log_p[b] = math.log(max(n / 100000, FLOOR))
+                if folded.get(low, 0) >= GOOD:
+                    good[b] = 1
+            share = shares[lang]
+            neg_entropy = sum(n / 100000 * math.log(n / 100000) for n in folded.values())
+            models.append((lang, log_p, math.log(share), math.log(1 - share), neg_entropy))
+        nonlatin = bytes(int(ch.isalpha() and ord(ch) >= 0x370) for ch in t)
+        pages[label] = (models, bytes(good), nonlatin)
+    weights = {}
+    for freq in langs.values():
+        for ch, n in freq.items():
+            if n > weights.get(ch, 0):
+                weights[ch] = n
+    return pages, weights
+
+
+def _get():
+    global _model
+    if _model is None:
+        _model = _build()
+    return _model
+
+
+def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, list[tuple[int, int]]]:
+    """Return ``([(byte, count)], ascii letters, [(byte, count)])`` for ``data``.
+
+    The first list counts the bytes >= 0x80 (the first ``MAX_HIGH_BYTES`` of them), then the
+    ASCII letters of the same stretch, then the high bytes with an ASCII letter beside them.
+    """
+    hb = data.translate(None, _ASCII)
+    if len(hb) > MAX_HIGH_BYTES:
+        hb = hb[:MAX_HIGH_BYTES]
+        data = data[: MAX_HIGH_BYTES * 4]
+    letters = len(data) - len(data.translate(None, _LETTERS))
+    adjacent = Counter(b"".join(_ADJACENT.findall(data)).translate(None, _ASCII))
+    return list(Counter(hb).items()), letters, list(adjacent.items())
+
+
+_ADJACENT = re.compile(rb"(?<=[A-Za-z])[\x80-\xff]|[\x80-\xff](?=[A-Za-z])")
+
+
+_ASCII = bytes(range(128))
+_LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
+
+
+def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
+                     adjacent: list[tuple[int, int]] = ()) -> list[tuple[float, str, float]]:
+    """Return ``[(log-likelihood, label, fit)]`` for every single-byte candidate, best first.
+
+    ``fit`` (0..1) compares the mean log-probability of the high bytes' characters with the
+    best language's own (its negative entropy): ``exp(mean - own)``, capped at 1. Real text
+    fits (0.6-1 on the visible files); the bytes of a multi-byte page read as single bytes
+    give the right letters in the wrong proportions (0.01-0.2).
+
+    A page's log-likelihood is that of its best plausible language: the high bytes' characters,
+    plus the share of non-ASCII among the letters (``high * log(share) + ascii_letters *
+    log(1 - share)``), which keeps a French text with 2 % accented letters from reading as
+    Greek (60 % non-ASCII letters) even where both pages give common letters.
+
+    :param counts: :func:`high_byte_counts` of the input.
+    :param ascii_letters: number of ASCII letters in the same bytes.
+    :param adjacent: counts of the high bytes next to an ASCII letter; each one a page makes a
+        non-Latin letter of costs ``MIX_NATS`` (Greek, Cyrillic, Hebrew... words do not mix
+        with ASCII letters, Latin ones do).
+    """
+    pages = _get()[0]
+    high = sum(n for _, n in counts) or 1
+    out = []
+    for order, label in enumerate(SINGLE_BYTE):
+        best = -math.inf
+        fit = 0.0
+        for _lang, log_p, log_s, log_not_s, neg_h in pages[label][0]:
+            chars = sum(n * log_p[b] for b, n in counts)
+            ll = chars + high * log_s + ascii_letters * log_not_s
+            if ll > best:
+                best = ll
+                fit = min(1.0, math.exp(chars / high - neg_h))
+        if best == -math.inf:
+            best = high * math.log(FLOOR)
+        if adjacent:
+            nonlatin = pages[label][2]
+            best -= MIX_NATS * sum(n for b, n in adjacent if nonlatin[b])
+        out.append((best, -order, label, fit))
+    out.sort(reverse=True)
+    return [(ll, label, fit) for ll, _, label, fit in out]
+
+
+def good_share(counts: list[tuple[int, int]], label: str) -> float:
+    """Return the share (0..1) of high bytes that ``label`` makes a common letter of."""
+    good = _get()[0][label][1]
+    total = sum(n for _, n in counts)
+    return sum(n for b, n in counts if good[b]) / total if total else 0.0
+
+
+def char_weights() -> dict[str, int]:
+    """Return ``{character: highest frequency per 100 000 in any language}``."""
+    return _get()[1]
