@@ -27,10 +27,13 @@ is left open (RFC 2152 allows it). IMAP writes printable ASCII directly, ``&`` a
 every other run as ``&...-``, always closed. A lone surrogate in the ``str`` is written as
 ``?`` (``Unencodable`` for UTF-7).
 
-**Speed.** Runs are found with :mod:`re` and decoded whole with :func:`binascii.a2b_base64`
-and CPython's UTF-16-BE codec (which rejects exactly the unpaired surrogates); a small cache
-maps frequent clean runs (accented Latin letters) to their text. Damaged runs take a per-unit
-path that computes each issue's geometry.
+**Speed.** Undamaged input is decoded by CPython's C ``utf-7`` codec, whose strict mode
+accepts exactly what onemail decodes without issues, except lone surrogates and a final ``+``,
+which are checked (pinned by ``tests/stdlib_assumptions/test_utf7_cpython.py``). Otherwise runs
+are found with :mod:`re` and decoded whole with :func:`binascii.a2b_base64` and CPython's
+UTF-16-BE codec (which rejects exactly the unpaired surrogates); a small cache maps frequent
+clean runs (accented Latin letters) to their text. Damaged runs take a per-unit path that
+computes each issue's geometry.
 
 **Streaming state** (``decode_chunk``): ``None`` in direct mode; inside an unfinished run the int
 ``1 | pending << 1 | (high - 0xD800) << 2`` where ``pending`` says a high surrogate (``high``)
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import re
 from binascii import a2b_base64, b2a_base64
+from bisect import bisect_right
 from itertools import accumulate
 
 from .issues import IssueKind, TextIssue
@@ -159,46 +163,73 @@ def _direct(data: bytes, start: int, end: int, issues: list | None, offset: int)
 def _decode_all(data: bytes, issues: list | None, offset: int) -> str:
     """One-shot UTF-7 decoding (final input, initial state).
 
-    ASCII input is split into direct parts and runs (``re.split`` with a capturing group: odd
-    indices are runs). Each run becomes UTF-8 bytes, runs seen before straight from the cache
-    through ``map(dict.get)``; the joined bytes are decoded once as UTF-8 (direct parts are
-    ASCII, so this is exact).
+    Undamaged input goes to CPython's C codec (see the module docstring). Otherwise the input is
+    split into direct parts and runs (``re.split`` with a capturing group: odd indices are
+    runs). Each run becomes UTF-8 bytes, runs seen before straight from the cache through
+    ``map(dict.get)``; bytes >= 0x80 in direct parts become U+FFFD; the joined bytes are decoded
+    once as UTF-8 (direct parts are otherwise ASCII, so this is exact). Issues are sorted by
+    offset, the order of the streaming path.
     """
-    if not data.isascii():
-        return _decode_chunk(data, issues, offset, True, None)[0]
-    if b"+" not in data:
-        return data.decode("ascii")
+    try:
+        text = data.decode("utf-7")
+    except UnicodeDecodeError:
+        pass
+    else:
+        # CPython's C decoder (strict) accepts exactly the undamaged inputs except two that
+        # onemail reports: lone surrogates (CPython returns them) and a final "+" (CPython
+        # drops it). Pinned in tests/stdlib_assumptions/test_utf7_cpython.py.
+        if not data.endswith(b"+") and (text.isascii() or _no_surrogates(text)):
+            return text
     parts = _RUN_SPLIT.split(data)
     runs = parts[1::2]
     decoded = list(map(_cache.get, runs))
+    found: list[TextIssue] = []
+    starts = None
     if None in decoded:
-        starts = None
+        starts = [0, *accumulate(map(len, parts))]
         for i, piece in enumerate(decoded):
             if piece is not None:
                 continue
             run = runs[i]
-            if starts is None:
-                starts = [0, *accumulate(map(len, parts))]
             start = starts[2 * i + 1]
             if run == b"+":
-                if issues is not None:
-                    issues.append(TextIssue(_INVALID, offset + start, 1))
+                found.append(TextIssue(_INVALID, offset + start, 1))
                 decoded[i] = b"\xef\xbf\xbd"  # U+FFFD
                 continue
             chars = run[1:-1] if run[-1] == 0x2D else run[1:]
-            found: list[TextIssue] = []
+            n = len(found)
             text, _ = _decode_run(chars, start + 1, 0, True, _INVALID, found, offset)
             piece = decoded[i] = text.encode("utf-8")
-            if found:
-                if issues is not None:
-                    issues.extend(found)
-            else:
+            if len(found) == n:
                 if len(_cache) >= _CACHE_LIMIT:
                     _cache.clear()
                     _cache[b"+-"] = b"+"
                 _cache[run] = piece
+    if not data.isascii():
+        # Bytes >= 0x80 (never inside a run: they end it) become U+FFFD in UTF-8.
+        if starts is None:
+            starts = [0, *accumulate(map(len, parts))]
+        highs = [m.start() for m in _HIGH_BYTE.finditer(data)]
+        found.extend(TextIssue(_INVALID, offset + p, 1) for p in highs)
+        for j in {bisect_right(starts, p) - 1 for p in highs}:
+            parts[j] = _HIGH_BYTE.sub(b"\xef\xbf\xbd", parts[j])
     parts[1::2] = decoded
+    if found and issues is not None:
+        found.sort(key=_by_offset)
+        issues.extend(found)
     return b"".join(parts).decode("utf-8")
+
+
+def _by_offset(issue: TextIssue) -> int:
+    return issue.offset
+
+
+def _no_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _decode_chunk(data: bytes, issues: list | None, offset: int, final: bool,
