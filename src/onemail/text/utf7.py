@@ -50,7 +50,7 @@ from itertools import accumulate
 
 from .issues import IssueKind, TextIssue
 
-__all__ = ["Utf7Codec", "codec", "decode_imap", "encode_imap"]
+__all__ = ["Utf7Codec", "codec", "decode", "decode_imap", "encode", "encode_imap"]
 
 _INVALID = IssueKind.INVALID_UTF7
 _INVALID_IMAP = IssueKind.INVALID_IMAP_UTF7
