@@ -198,3 +198,64 @@ def test_random_contents_agree_with_compressed_rtf(contents):
         assert ours.defects[0].kind == K.MISSING_END_MARKER
         return
     assert theirs == ours.data
+
+
+# --------------------------------------------------- the compressor against a plain model
+
+def model_contents(rtf: bytes, lazy: bool = False, limit: int = 128) -> bytes:
+    """Spec 002 "Compression" written plainly (RT9, RT10): slow, obviously right."""
+    from onemail.rtf.compressed import PRELOAD
+
+    buf = PRELOAD + rtf
+    end = len(buf)
+
+    def longest(w):
+        if w + 1 >= end:
+            return 0, 0
+        cands = [p for p in range(max(0, w - 4095), w) if buf[p:p + 2] == buf[w:w + 2]][-limit:]
+        best, best_p = 0, 0
+        for p in cands:  # oldest first; only a longer match replaces
+            n = 0
+            while n < min(17, end - w) and buf[p + n] == buf[w + n]:
+                n += 1
+            if n > best:
+                best, best_p = n, p
+        return best, best_p
+
+    tokens = []
+    w = len(PRELOAD)
+    while w < end:
+        n, p = longest(w)
+        if lazy and 2 <= n < 17 and longest(w + 1)[0] > n:
+            n = 0
+        if n >= 2:
+            tokens.append(((p & 4095) << 4 | (n - 2)).to_bytes(2, "big"))
+            w += n
+        else:
+            tokens.append(buf[w:w + 1])
+            w += 1
+    tokens.append(((w & 4095) << 4).to_bytes(2, "big"))
+    out = bytearray()
+    for i in range(0, len(tokens), 8):
+        group = tokens[i:i + 8]
+        out.append(sum(1 << b for b, t in enumerate(group) if len(t) == 2))
+        out += b"".join(group)
+    return bytes(out)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.one_of(
+    st.binary(max_size=300),
+    st.lists(st.sampled_from([b"a", b"b", b"ab", b"\\par ", b"{\\rtf1", b"\x00"]),
+             max_size=1500).map(b"".join)),
+    lazy=st.booleans())
+def test_compressor_equals_the_plain_model(data, lazy):
+    # Two-letter text puts far more than 128 candidates in the window (the limit matters).
+    assert compress(data, level=2 if lazy else 1)[16:] == model_contents(data, lazy)
+
+
+def test_candidate_limit_changes_the_choice():
+    # 200 copies of "ab" then "abX...": the newest 128 "ab" positions are the candidates.
+    data = b"abc" + b"ab" * 200 + b"abc"
+    assert compress(data)[16:] == model_contents(data)
+    assert model_contents(data, limit=1000) != model_contents(data)  # the old "abc" is not seen
