@@ -312,9 +312,7 @@ def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Context) -> 
                                   text=text, origin="PidTagBodyHtml"))
     rtf = bag.raw(RTF_COMPRESSED)
     if isinstance(rtf, bytes) and rtf:
-        part = rtf_part(rtf, "body.rtf", ctx.charset)
-        if part is not None:
-            parts.append(part)
+        parts.append(rtf_part(rtf, "body.rtf", ctx.charset))
     return parts
 
 
@@ -331,12 +329,10 @@ def _code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
     return text
 
 
-def rtf_part(compressed: bytes, path: str, charset=None) -> Part | None:
+def rtf_part(compressed: bytes, path: str, charset=None) -> Part:
     """Decompress a PidTagRtfCompressed value into a body part (module docstring)."""
-    try:
-        from ..rtf import DeencapsulationOptions, decompress, deencapsulate, is_encapsulated
-    except ImportError:  # the RTF layer is not present: leave the body out
-        return None
+    from ..rtf import DeencapsulationOptions, decompress, deencapsulate, is_encapsulated
+
     issues: list[MessageIssue] = []
     result = decompress(compressed)
     for d in result.defects:
