@@ -7,6 +7,7 @@ import io
 import struct
 
 import pytest
+from paths import REPO
 
 import onemail
 from onemail.message import read, read_mbox, sniff
@@ -86,6 +87,24 @@ def test_truncated_message():
 def test_truncated_msg_file():
     msg = read(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100)
     assert msg.format == "msg" and msg.error.startswith("not a readable OLE2 file")
+
+
+def test_msg_with_a_missing_stream():
+    """examples/ruby-msg-test_Blammo.msg with the subject's stream renamed in the directory."""
+    data = (REPO / "examples" / "ruby-msg-test_Blammo.msg").read_bytes()
+    name = "__substg1.0_0037001E".encode("utf-16-le")
+    assert data.count(name) == 1
+    msg = read(data.replace(name, name[:-2] + b"X\x00"))
+    assert (msg.error, msg.subject) == (None, None)
+    assert kinds(msg) == [(K.MALFORMED_MSG, "msg:__substg1.0_0037001E", 0, 0)]
+    assert msg.html.endswith("</html>\r\n")
+
+
+def test_msg_cut_in_half():
+    data = (REPO / "examples" / "ruby-msg-test_Blammo.msg").read_bytes()
+    msg = read(data[: len(data) // 2])
+    assert msg.format == "msg"
+    assert msg.error is not None or any(i.kind is K.MALFORMED_MSG for i in msg.issues)
 
 
 def test_truncated_tnef():

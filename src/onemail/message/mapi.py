@@ -290,6 +290,7 @@ def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Context) -> 
         cs = "utf-16le" if body.type == PT_UNICODE else (ctx.charset.name if ctx.charset else None)
         parts.append(Part("body.txt", "text/plain", charset=cs,
                           charset_source="declared" if cs else "default", text=body.value,
+                          data=raw if isinstance(raw := bag.raw(BODY), bytes) else b"",
                           origin="PidTagBody"))
     html = bag.props.get(BODY_HTML)
     if html is not None:
@@ -340,8 +341,9 @@ def rtf_part(compressed: bytes, path: str, charset=None) -> Part:
     rtf = result.data
     kind = is_encapsulated(rtf) if rtf else None
     if kind is None:
-        text = charset_decode(charset or for_label("windows-1252"), rtf, None)
-        return Part(path, "text/rtf", charset=None, text=text, data=rtf, issues=tuple(issues),
+        cs = charset or for_label("windows-1252")
+        text = charset_decode(cs, rtf, None)
+        return Part(path, "text/rtf", charset=cs.name, text=text, data=rtf, issues=tuple(issues),
                     origin="PidTagRtfCompressed", is_rtf=True)
     out = deencapsulate(rtf, DeencapsulationOptions(code_page_decoder=_code_page_decoder))
     for d in out.defects:
