@@ -17,9 +17,9 @@ never raise; issues carry byte offsets into the input):
 from __future__ import annotations
 
 import codecs
-import importlib.util
 
 import pytest
+from availability import missing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import any_bytes, split_points
@@ -30,12 +30,7 @@ CHARSETS = charsets.known_charsets()
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _module_exists(cs) -> bool:
-    return importlib.util.find_spec("onemail.text" + charsets._FAMILY[cs.key]) is not None
-
-
-PARAMS = [pytest.param(cs, id=cs.key, marks=() if _module_exists(cs) else
-                       pytest.mark.skip(reason=f"decoder module {charsets._FAMILY[cs.key]} not written yet"))
+PARAMS = [pytest.param(cs, id=cs.key, marks=pytest.mark.skip(reason=missing(cs)) if missing(cs) else ())
           for cs in CHARSETS]
 
 

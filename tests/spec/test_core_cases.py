@@ -10,9 +10,8 @@ rule (ambiguity T1) with its issue values.
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
+from availability import missing
 
 from onemail.text import IssueKind, TextIssue, charsets, decode, decode_unknown, for_label
 
@@ -22,8 +21,7 @@ CHARSETS = charsets.known_charsets()
 
 def _params():
     for cs in CHARSETS:
-        exists = importlib.util.find_spec("onemail.text" + charsets._FAMILY[cs.key]) is not None
-        yield pytest.param(cs, id=cs.key, marks=() if exists else pytest.mark.skip(reason="module not written yet"))
+        yield pytest.param(cs, id=cs.key, marks=pytest.mark.skip(reason=missing(cs)) if missing(cs) else ())
 
 
 @pytest.mark.parametrize("label", ["us-ascii", "iso-8859-1", "latin1", "ascii", "cp819", "l1"])
@@ -62,8 +60,8 @@ BOMS = {
 @pytest.mark.parametrize("key", sorted(BOMS))
 def test_bom_is_kept(key):
     cs = next(c for c in CHARSETS if c.key == key)
-    if importlib.util.find_spec("onemail.text" + charsets._FAMILY[key]) is None:
-        pytest.skip("module not written yet")
+    if missing(cs):
+        pytest.skip(missing(cs))
     issues = []
     assert cs.decode(BOMS[key], issues) == "\ufeffA" and issues == []
     assert cs.decode(BOMS[key] * 2) == "\ufeffA\ufeffA"
