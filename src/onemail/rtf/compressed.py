@@ -11,16 +11,18 @@ How the hot loops work (pure Python, standard library only):
   It starts with the 207-byte preload, so the ring position of output byte ``w`` is
   ``w & 0xFFF``, and a reference to ring offset ``o`` reads from ``w - ((w - o) & 0xFFF)``.
   A distance of 0 is the end marker; a source before the buffer's start is a dictionary
-  position nothing was written to (it reads as NUL bytes, RT3). Literal runs are copied with
-  one slice per run (a table gives, for each control byte, the literal run before each
-  reference), references with one slice, overlapping references by repeating their period.
+  position nothing was written to (it reads as NUL bytes, RT3). For each control byte a
+  precompiled ``struct`` format splits its whole group in one C call into literal runs
+  (``bytes``, appended as they are) and references (big-endian ints, one slice each;
+  overlapping ones repeat their period). Measured on the corpus: about 10x ``compressed_rtf``.
 - **Compression.** Each two-byte pair keeps the list of its positions (the hash chain; trimmed
   to the window every 64 KiB). At a position, the candidates are the newest 128 positions of
   its pair within the 4095 bytes before the cursor. Instead of comparing them one by one in
   Python, ``bytes.find`` searches the span from the oldest candidate for the current prefix:
   it returns the oldest occurrence with at least that length, the match is extended byte by
   byte, and the search resumes after it for one byte more. The result is exactly the
-  longest match among the candidates, the oldest one on a tie (RT9).
+  longest match among the candidates, the oldest one on a tie (RT9; pinned against a plain
+  model in the property tests).
 - **CRC.** ``binascii.crc32`` computes the standard CRC-32 (start ``0xFFFFFFFF``, final
   inversion). MS-OXRTFCP's CRC is the same register without either inversion, so
   ``crc32(x) == binascii.crc32(x, 0xFFFFFFFF) ^ 0xFFFFFFFF`` (pinned against the spec's
@@ -39,14 +41,16 @@ from dataclasses import dataclass
 from .defects import RtfDefect, RtfDefectKind
 
 __all__ = [
+    "GREEDY",
+    "LAZY",
+    "MAX_EXPANSION_RATIO",
+    "MAX_OUTPUT_BYTES",
     "DecompressionResult",
     "Decompressor",
     "compress",
     "crc32",
     "crc32_reference",
     "decompress",
-    "MAX_OUTPUT_BYTES",
-    "MAX_EXPANSION_RATIO",
 ]
 
 #: MS-OXRTFCP 2.1.3.1.1: the dictionary's initial contents (207 bytes).
