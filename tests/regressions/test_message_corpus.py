@@ -163,3 +163,30 @@ def test_examples_all_read_cleanly():
         if path.name != "NOTICE":
             msg = onemail.read(path)
             assert msg.error is None, path.name
+
+
+def test_raw_8bit_windows_1251_subject_by_the_detector():
+    """cyrus-imapd headers-utf8.bin re-encoded to windows-1251 (synthetic from real text): the
+    8-bit header text of the message goes to the detector together."""
+    data = (MAIL / "cyrus-imapd/cassandane__data__mime__headers-utf8.bin.eml").read_bytes()
+    msg = onemail.read(data.decode("utf-8").encode("windows-1251"))
+    assert msg.subject == "Москва - столица России."
+    assert [(a.name, a.address) for a in msg.from_] == [("Фёдор Михайлович Достоевский", "fyodor@local")]
+    assert [(i.kind, i.where, i.offset, i.length) for i in msg.issues] == [
+        (K.AMBIGUOUS_RAW_8BIT, "header:From", 1, 28), (K.AMBIGUOUS_RAW_8BIT, "header:Subject", 0, 23)]
+
+
+def test_raw_8bit_koi8r_subject_by_the_detector():
+    """cyrus-imapd cassandane headers-koi8r.bin: raw KOI8-R Subject and From."""
+    msg = onemail.read(MAIL / "cyrus-imapd/cassandane__data__mime__headers-koi8r.bin.eml")
+    assert msg.subject == "Москва - столица России."
+    assert msg.from_[0].name == "Фёдор Михайлович Достоевский"
+
+
+def test_text_plain_without_charset_windows_1252():
+    """james-mime4j mimetools-testmsgs infinite.msg: no charset, Portuguese in 8-bit Latin."""
+    msg = onemail.read(MAIL / "james-mime4j/core__src__test__resources__mimetools-testmsgs__infinite.msg.eml")
+    part = msg.parts[0]
+    assert (part.media_type, part.charset, part.charset_source) == ("text/plain", "windows-1252", "detected")
+    assert "> > Sócrates,\r\n> > \r\n> >     porque você faz tanta questão de se indispor" in part.text
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_DETECTED_CHARSET, 0, 3904)]
