@@ -405,3 +405,13 @@ def test_live_oracle_output_decodes_with_us(corpus):
 
 def test_docstring_examples():
     assert doctest.testmod(compressed_module).failed == 0
+
+
+def test_streaming_at_every_split(corpus):
+    for stream in (SIMPLE_STREAM, stream_named("MimeKit--attachments")[0],
+                   stream_named("Aspose.Email-for-Java--message")[0]):
+        one = decompress(stream)
+        for cut in range(len(stream) + 1):
+            d = Decompressor()
+            data = d.decompress(stream[:cut]) + d.decompress(stream[cut:]) + d.finish()
+            assert (data, d.defects, d.crc_verified) == (one.data, one.defects, one.crc_verified)
