@@ -235,3 +235,13 @@ def test_message_rfc822_is_nested():
     assert (K.AMBIGUOUS_UNKNOWN_CHARSET, "part:1>part:1", 0, 1) in kinds(msg)
 
 
+
+
+def test_read_mbox_memory_maps_a_large_file(tmp_path, monkeypatch):
+    import onemail.message.reader as reader
+
+    monkeypatch.setattr(reader, "MMAP_BYTES", 10)
+    path = tmp_path / "box.mbox"
+    path.write_bytes(b"From a@b Sat Jan  1 00:00:00 2000\nSubject: one\n\n>From here\n\n"
+                     b"From c@d Sat Jan  1 00:00:01 2000\nSubject: two\n\nbody\n")
+    assert [(m.subject, m.parts[0].text) for m in read_mbox(path)] == [("one", "From here\n"), ("two", "body\n")]

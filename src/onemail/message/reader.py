@@ -13,6 +13,7 @@ Anything else (binary junk, an empty file, a text file) gives a :class:`Message`
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 from collections.abc import Iterator
@@ -23,6 +24,9 @@ __all__ = ["read", "read_mbox", "sniff"]
 
 OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 TNEF_SIGNATURE = b"\x78\x9f\x3e\x22"
+
+MMAP_BYTES = 64 << 20
+"""Mailboxes of 64 MiB or more are memory-mapped by :func:`read_mbox` instead of read whole."""
 
 _HEADER_LINE = re.compile(rb"[\x21-\x39\x3b-\x7e]+[ \t]*:")
 _MBOX_SPLIT = re.compile(rb"(?:\A|\n)From [^\n]*\n")
@@ -121,7 +125,18 @@ def read_mbox(source, *, repair: bool = False) -> Iterator[Message]:
     :param source: as for :func:`read`.
     :raises OSError: the path cannot be read. :raises TypeError: wrong ``source`` type.
     """
-    data = _load(source)
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            if os.fstat(f.fileno()).st_size >= MMAP_BYTES:
+                # a large mailbox is split in place; only one message at a time is copied
+                with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                    if mm[:5] == b"From ":
+                        yield from _mbox(mm, repair)
+                        return
+            f.seek(0)
+            data = f.read()
+    else:
+        data = _load(source)
     if data[:8] == b"\xef\xbb\xbfFrom ":
         data = data[3:]
     if not data.startswith(b"From "):
