@@ -1,0 +1,300 @@
+"""Shared machinery of the CJK decoders: a C-codec fast path proved equal to a reference.
+
+Each CJK family module (``gb18030``, ``big5``, ``euc_jp``, ``shift_jis``, ``euc_kr``) supplies a
+pure-Python *reference* state machine written step by step from the Encoding Standard's decoder
+(the fallback, and the definition of correctness), plus the name of CPython's nearest C codec.
+:class:`CjkCodec` decodes with the C codec whenever it can prove the result equal to the
+reference's.
+
+Definitions. A *unit* of a C codec is a byte sequence that the codec decodes strictly on its
+own while it reports every proper prefix as "incomplete multibyte sequence". A state of the
+Encoding Standard's decoder is *clean* when its lead bytes are 0x00 and nothing was restored
+to the input (the initial state). ``scripts/gen/cjk.py`` enumerates every unit of the C codec
+(all 1- and 2-byte sequences, and every longer sequence whose prefixes are incomplete: the
+4-byte gb18030 and the 0x8F-prefixed 3-byte EUC-JP ones) and runs the reference on each from a
+clean state. A unit is *agreeing* when the reference decodes it without error, to the same
+text, and ends clean; the characters the C codec outputs for every other (disagreeing) unit are
+the *suspect characters* (``_tables/cjk_suspects.py``; every C unit outputs at least one
+character, asserted by the generator).
+
+Why the fast path is exact.
+
+1. CPython's multibyte codecs (``Modules/cjkcodecs``) are stateless for these encodings: they
+   decode one unit at a time, choosing the unit's length from its first bytes only, so a strict
+   decode of ``data`` splits it into units ``u1 u2 ... un`` and outputs ``C(u1) C(u2) ...``.
+   The concatenation of all units decodes to the concatenation of their outputs
+   (``tests/stdlib_assumptions/test_cjk_codecs.py`` pins this).
+2. The standard's decoders are causal: a handler sees one byte and the state; "restore" only
+   pushes back bytes already read. So if the reference, started clean, decodes ``u`` without
+   error to ``C(u)`` and ends clean, then inside any stream it does the same when it reaches
+   ``u`` in a clean state.
+3. By induction over the units: if the strict C output contains no suspect character, every
+   unit agreed, so the standard's decoder is clean at every unit boundary and its output is
+   the C output, with no error. That is the fast path (one C decode plus one regex search).
+4. Damage. When the C codec meets a unit it rejects, it calls our error handler with
+   ``UnicodeDecodeError.start`` at that unit's first byte (the codec has not advanced past it),
+   where, by 3, the standard's decoder is clean. The handler runs the reference from ``start``
+   until its first output (a character or an error; every output of these decoders leaves the
+   state clean) and returns that text and the position reached; the C codec resumes there,
+   from a clean state again. The whole result is accepted when it contains no suspect
+   character; otherwise the input is cut after every 0x0A byte (after which the standard's
+   decoders are always clean: 0x0A is never a trail byte, and an ASCII byte ending a sequence
+   in error is re-read and emitted as itself), each line is decoded strictly by the C codec
+   when that gives no suspect character, else by the reference. Every byte is decoded at most
+   three times, so damaged input takes linear time, and sparse damage stays near C speed.
+5. Streaming. With ``final`` false, an incomplete sequence at the end of ``data`` reaches the
+   reference through the handler ("incomplete multibyte sequence"); the reference stops at its
+   first byte, which is returned as the end of what was ``consumed`` (the state is clean
+   there, so the family state stays ``None``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import threading
+
+from ..issues import IssueKind, TextIssue
+from . import Codec
+
+__all__ = ["CjkCodec"]
+
+HANDLER = "onemail.cjk-reference"
+"""Name of the decode error handler that hands damaged spans to the reference decoder."""
+
+_local = threading.local()
+
+
+def _reference_handler(exc: UnicodeError):
+    job = getattr(_local, "job", None)
+    if job is None or not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    data = exc.object
+    out: list[str] = []
+    end = len(data)
+    pos, pending = job[0](data, exc.start, end, job[1], out, job[2], True)
+    if pending:
+        job[3] = pos
+        return ("", end)
+    return ("".join(out), pos)
+
+
+codecs.register_error(HANDLER, _reference_handler)
+
+FFFD = "\ufffd"
+NO_ENTRY = "\ufffe"
+
+
+class CjkCodec(Codec):
+    """A CJK decoder family: reference state machine plus proved C-codec fast path.
+
+    Subclasses set :attr:`invalid_kind`, :attr:`fast_key` and implement :meth:`_load_tables`,
+    :meth:`_ref` and :meth:`_encode_char`.
+    """
+
+    __slots__ = ("_t", "_fast", "_enc", "_rev")
+
+    #: key of ``_tables.cjk_suspects.FAST``
+    fast_key = ""
+
+    def __init__(self, key: str, tables: tuple | None = None) -> None:
+        super().__init__(key)
+        self._t = tables
+        self._fast = None
+        self._enc = None
+        self._rev = None  # encoder's {code point: pointer}, built on first use
+
+    # -- tables -----------------------------------------------------------------------------
+    def _load_tables(self) -> tuple:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def tables(self) -> tuple:
+        t = self._t
+        if t is None:
+            t = self._t = self._load_tables()
+        return t
+
+    def _fast_path(self):
+        f = self._fast
+        if f is None:
+            from .._tables.cjk_suspects import FAST
+
+            name, fixups, suspects = FAST[self.fast_key]
+            f = self._fast = (codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()))
+        return f
+
+    def _accept(self, data, text):
+        """Return the standard's text for ``data`` given the C codec's ``text``, or ``None``.
+
+        ``None`` when a suspect unit may have been decoded (its character is in ``text`` and its
+        bytes are in ``data``); otherwise ``text`` with the fix-ups applied
+        (``_tables/cjk_suspects.py``; ``str.find`` is a fast C scan).
+        """
+        _, fixups, suspects = self._fast
+        find = text.find
+        for c, units in suspects:
+            if find(c) >= 0:
+                for u in units:
+                    if u in data:
+                        return None
+        for c, r in fixups:
+            if find(c) >= 0:
+                text = text.replace(c, r)
+                find = text.find
+        return text
+
+    # -- the reference ----------------------------------------------------------------------
+    def _ref(self, data, i, end, final, out, errs, once):  # pragma: no cover - abstract
+        """Run the standard's decoder on ``data[i:end]`` from a clean state.
+
+        Appends text pieces to ``out`` and ``(offset, length)`` of each error (one U+FFFD each)
+        to ``errs`` (unless it is ``None``). With ``once`` it returns after the first output.
+        :returns: ``(pos, pending)``: the position reached, where the state is clean;
+            ``pending`` is true when an incomplete sequence starts at ``pos`` and ``final`` is
+            false (those bytes are not consumed).
+        """
+        raise NotImplementedError
+
+    def reference_decode(self, data: bytes, issues: list | None, offset: int, final: bool = True):
+        """Decode with the pure-Python reference only; return ``(text, consumed)``."""
+        out: list[str] = []
+        errs = [] if issues is not None else None
+        pos, _ = self._ref(data, 0, len(data), final, out, errs, False)
+        if errs:
+            kind = self.invalid_kind
+            issues.extend(TextIssue(kind, offset + o, n) for o, n in errs)
+        return "".join(out), pos
+
+    # -- decoding ---------------------------------------------------------------------------
+    def decode(self, data, issues, offset):
+        cdecode = (self._fast or self._fast_path())[0]
+        try:
+            text = self._accept(data, cdecode(data)[0])
+        except UnicodeDecodeError:
+            text = None
+        if text is not None:
+            return text
+        return self._slow(data, issues, offset, True)[0]
+
+    def decode_chunk(self, data, issues, offset, final, state):
+        cdecode = (self._fast or self._fast_path())[0]
+        try:
+            text = self._accept(data, cdecode(data)[0])
+        except UnicodeDecodeError:
+            text = None
+        if text is not None:
+            return text, len(data), None
+        text, consumed = self._slow(data, issues, offset, final)
+        return text, consumed, None
+
+    def _slow(self, data, issues, offset, final):
+        cdecode = (self._fast or self._fast_path())[0]
+        errs = [] if issues is not None else None
+        job = [self._ref, final, errs, None]
+        saved = getattr(_local, "job", None)
+        _local.job = job
+        try:
+            text = cdecode(data, HANDLER)[0]
+        finally:
+            _local.job = saved
+        accepted = self._accept(data, text)
+        if accepted is None:
+            text, consumed = self._by_lines(data, errs, final)
+        else:
+            text = accepted
+            consumed = len(data) if job[3] is None else job[3]
+        if errs:
+            kind = self.invalid_kind
+            issues.extend(TextIssue(kind, offset + o, n) for o, n in errs)
+        return text, consumed
+
+    def _by_lines(self, data, errs, final):
+        """Decode line by line: strict C where exact, else the reference (docstring, step 4)."""
+        if errs is not None:
+            errs.clear()
+        cdecode = self._fast[0]
+        accept = self._accept
+        ref = self._ref
+        out: list[str] = []
+        find = data.find
+        n = len(data)
+        pos = 0
+        while pos < n:
+            nl = find(b"\n", pos)
+            end = n if nl < 0 else nl + 1
+            line = data[pos:end]
+            try:
+                text = accept(line, cdecode(line)[0])
+            except UnicodeDecodeError:
+                text = None
+            if text is not None:
+                out.append(text)
+            else:
+                p, pending = ref(data, pos, end, final or end < n, out, errs, False)
+                if pending:
+                    return "".join(out), p
+            pos = end
+        return "".join(out), n
+
+    # -- encoding ---------------------------------------------------------------------------
+    def _encode_code_point(self, cp: int) -> bytes | None:  # pragma: no cover - abstract
+        """Return the bytes the standard's encoder writes for ``cp``, or ``None`` (error)."""
+        raise NotImplementedError
+
+    def encode(self, text, issues):
+        if text.isascii():
+            return text.encode("ascii")
+        m = self._enc
+        if m is None:
+            m = self._enc = _EncodeMap(self._encode_code_point)
+        try:
+            return text.translate(m).encode("latin-1")
+        except UnicodeEncodeError:  # an unencodable character (UNENCODABLE_MARK)
+            pass
+        out = []
+        for i, ch in enumerate(text):
+            s = m[ord(ch)]
+            if s == UNENCODABLE_MARK:
+                s = "?"
+                if issues is not None:
+                    issues.append(TextIssue(IssueKind.UNENCODABLE, i, 1))
+            out.append(s)
+        return "".join(out).encode("latin-1")
+
+
+UNENCODABLE_MARK = "\uffff"
+"""What :class:`_EncodeMap` gives for a code point the encoder lacks (not Latin-1: the final
+``encode("latin-1")`` fails on it, which sends us to the per-character path)."""
+
+
+class _EncodeMap(dict):
+    """``str.translate`` table: code point -> the encoder's bytes as a Latin-1 ``str``.
+
+    Filled lazily by ``__missing__`` from the family's per-code-point encoder (the standard's
+    encoder algorithm), so repeated characters cost one C dict lookup.
+    """
+
+    __slots__ = ("_encode",)
+
+    def __init__(self, encode) -> None:
+        super().__init__()
+        self._encode = encode
+
+    def __missing__(self, cp: int) -> str:
+        b = self._encode(cp) if not 0xD800 <= cp <= 0xDFFF else None
+        s = UNENCODABLE_MARK if b is None else b.decode("latin-1")
+        self[cp] = s
+        return s
+
+
+def first_pointers(table: str, skip=range(0)) -> dict[int, int]:
+    """Return ``{code point: first pointer}`` of a pointer-indexed table ("index pointer").
+
+    :param skip: pointers to leave out (Shift_JIS and Big5 exclude ranges of their index).
+    """
+    m: dict[int, int] = {}
+    for p in range(len(table) - 1, -1, -1):
+        c = table[p]
+        if c != NO_ENTRY and p not in skip:
+            m[ord(c)] = p
+    return m
