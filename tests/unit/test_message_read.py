@@ -245,3 +245,9 @@ def test_read_mbox_memory_maps_a_large_file(tmp_path, monkeypatch):
     path.write_bytes(b"From a@b Sat Jan  1 00:00:00 2000\nSubject: one\n\n>From here\n\n"
                      b"From c@d Sat Jan  1 00:00:01 2000\nSubject: two\n\nbody\n")
     assert [(m.subject, m.parts[0].text) for m in read_mbox(path)] == [("one", "From here\n"), ("two", "body\n")]
+
+
+def test_mbox_separator_without_line_feed():
+    """Found by tests/properties/test_message_never_raises.py: a file that is only "From "."""
+    assert read(b"From ").error == "empty mbox"
+    assert list(read_mbox(b"From x")) == []

@@ -146,8 +146,11 @@ def read_mbox(source, *, repair: bool = False) -> Iterator[Message]:
 
 
 def _mbox(data: bytes, repair: bool) -> Iterator[Message]:
-    starts = [m.end() for m in _MBOX_SPLIT.finditer(data)]
-    ends = [m.start() for m in _MBOX_SPLIT.finditer(data)][1:] + [len(data)]
+    seps = list(_MBOX_SPLIT.finditer(data))  # a "From " line without its line feed is no separator
+    if not seps:
+        return
+    starts = [m.end() for m in seps]
+    ends = [m.start() for m in seps[1:]] + [len(data)]
     for start, end in zip(starts, ends, strict=True):
         chunk = data[start:end]
         if b">From " in chunk:
