@@ -180,8 +180,9 @@ def params(value):
 
 
 def test_parse_quoted_strings_and_comments():
-    assert params('text/plain (x) ; charset = "us-ascii" (c); format=flowed') == (
+    assert params('text/plain (x) ; charset = "us-ascii" (c); format=flowed (d) (e)') == (
         "text/plain", [("charset", "us-ascii", []), ("format", "flowed", [])])
+    assert params("a/b; name=file (1).txt") == ("a/b", [("name", "file (1).txt", [])])
 
 
 def test_parse_missing_semicolons_and_unquoted_spaces():
@@ -191,13 +192,18 @@ def test_parse_missing_semicolons_and_unquoted_spaces():
 
 def test_parse_unterminated_quote_and_stray_quote():
     assert params('attachment; filename="a.txt"x; b="open') == (
-        "attachment", [("filename", "a.txtx", []), ("b", "open", [])])
+        "attachment", [("filename", "a.txt", []), ("b", "open", [])])
 
 
 def test_parse_rfc2231_offsets_are_bytes_into_the_value():
     v = "attachment; filename*=utf-8''a%FF"
     assert params(v) == ("attachment", [("filename", "a\ufffd", [(K.INVALID_UTF8, 30, 3)])])
     assert v[30:33] == "%FF"
+
+
+def test_parse_backslash_escapes_only_quote_and_backslash():
+    assert params('a/b; f="C:\\TEMP\\x.png"; g="C:\\\\x \\"y\\""') == (
+        "a/b", [("f", "C:\\TEMP\\x.png", []), ("g", 'C:\\x "y"', [])])
 
 
 def test_parse_stray_semicolons_and_junk():

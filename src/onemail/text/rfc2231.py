@@ -358,7 +358,7 @@ def parse_header_params(value, *, fallback="windows-1252") -> tuple[str, list[De
     """Split a ``Content-Type`` / ``Content-Disposition`` value into its main value and parameters.
 
     A tolerant tokenizer (spec 000 "Parameters"; RFC 2045 §5.1, RFC 2231): quoted strings with
-    backslash escapes, comments in parentheses (nested), folds; missing semicolons between
+    backslash escapes of ``"`` and ``\\`` (a backslash before another character is kept), comments in parentheses (nested), folds; missing semicolons between
     parameters (``a=1 b=2``), unquoted values with spaces (``name=my file.txt``), a missing
     closing quote (the value runs to the end), stray text after a closing quote (kept in the
     value) and stray semicolons are tolerated. The parameters go through a
@@ -397,18 +397,13 @@ def parse_header_params(value, *, fallback="windows-1252") -> tuple[str, list[De
         k = _skip(data, k2 + 1, b" \t\r\n")
         if k < n and data[k] == 0x22:
             val, voff, k = _read_quoted(data, k)
-            # stray text after the closing quote (not a comment), up to ';' or the next
-            # parameter: kept in the value
+            # stray text after the closing quote, up to ';' or the next parameter, is dropped
+            # (ambiguity T65)
             j = _skip(data, k, _WS)
-            if j < n and data[j] != 0x3B and not _looks_like_param(data, j):
-                e = _value_end(data, j)
-                val += data[k:e].rstrip(_WS)
-                k = e
-            else:
-                k = j
+            k = _value_end(data, j) if j < n and data[j] != 0x3B and not _looks_like_param(data, j) else j
         else:
             e = _value_end(data, k)
-            val, voff = data[k:e].rstrip(_WS), k
+            val, voff = _strip_comment(data[k:e].rstrip(_WS)), k
             k = e
         collector.add(name.decode("utf-8", "surrogateescape"), val, voff)
     return main, collector.resolve()
@@ -487,7 +482,9 @@ def _read_quoted(data: bytes, k: int) -> tuple[bytes, int, int]:
     j = k + 1
     while j < n:
         c = data[j]
-        if c == 0x5C and j + 1 < n:
+        if c == 0x5C and j + 1 < n and data[j + 1] in b'"\\':
+            # a backslash escapes only '"' and '\'; before anything else it is kept, as in
+            # unescaped Windows paths (filename="C:\TEMP\a.png"; ambiguity T65)
             out.append(data[j + 1])
             j += 2
             continue
@@ -499,6 +496,19 @@ def _read_quoted(data: bytes, k: int) -> tuple[bytes, int, int]:
         out.append(c)
         j += 1
     return bytes(out), k + 1, n
+
+
+_TRAILING_COMMENT = re.compile(rb"[ \t]+\([^()]*\)\Z")
+
+
+def _strip_comment(value: bytes) -> bytes:
+    """Drop comments that end an unquoted value (``us-ascii (comment)``; T65)."""
+    while value.endswith(b")"):
+        m = _TRAILING_COMMENT.search(value)
+        if m is None:
+            break
+        value = value[:m.start()]
+    return value
 
 
 _PARAM_START = re.compile(rb"[^\x00-\x20=;\"()]+[ \t]*=")
