@@ -29,7 +29,10 @@ MMAP_BYTES = 64 << 20
 """Mailboxes of 64 MiB or more are memory-mapped by :func:`read_mbox` instead of read whole."""
 
 _HEADER_LINE = re.compile(rb"[\x21-\x39\x3b-\x7e]+[ \t]*:")
-_MBOX_SPLIT = re.compile(rb"(?:\A|\n)From [^\n]*\n")
+# RFC 4155 section 2: "From ", the sender, a date (asctime: "Sat Jan  1 00:00:00 2000"). After
+# the first line only a line with a time of day separates messages, so that an unescaped "From "
+# line of a body (mboxo, mimekit's unmunged.mbox.txt) rarely splits a message.
+_MBOX_SPLIT = re.compile(rb"\AFrom [^\n]*\n|\nFrom [^\n]*[0-9]:[0-9][0-9][^\n]*\n")
 _MBOXRD_QUOTE = re.compile(rb"^>(>*From )", re.M)
 
 
@@ -118,8 +121,8 @@ def _read_bytes(data: bytes, *, repair: bool, depth: int = 0, mime_format: str =
 def read_mbox(source, *, repair: bool = False) -> Iterator[Message]:
     """Yield every message of an mbox file (RFC 4155), in order.
 
-    Messages are split at lines starting with ``From `` (at the start of the file or after a
-    line feed); ``>From `` quoting is undone the mboxrd way (one ``>`` removed from
+    Messages are split at lines starting with ``From `` (the first line, and later lines that
+    hold a time of day, as the RFC 4155 date does); ``>From `` quoting is undone the mboxrd way (one ``>`` removed from
     ``>...>From `` lines). Input that does not start with ``From `` is read as one message.
 
     :param source: as for :func:`read`.
