@@ -288,3 +288,13 @@ def test_encode_wrong_types_raise():
         encode(b"x")
     with pytest.raises(ValueError, match="charset"):
         encode("é", "no-such-charset")
+
+
+def test_package_re_exports_lazily():
+    import onemail.text as text
+    from onemail.text import rfc2231
+
+    assert text.decode_text is decode_text
+    assert text.parse_header_params is rfc2231.parse_header_params
+    assert text.ParameterCollector is rfc2231.ParameterCollector
+    assert text.DecodedParameter is rfc2231.DecodedParameter
