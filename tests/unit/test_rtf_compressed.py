@@ -3,6 +3,7 @@ quirk, the streaming face, and the PyPI ``compressed_rtf`` oracle (recorded and 
 
 from __future__ import annotations
 
+import array
 import doctest
 import hashlib
 import json
@@ -269,7 +270,7 @@ def test_defects_in_check_order():
 # ------------------------------------------------------------------------------ arguments
 
 def test_accepts_bytes_like():
-    for kind in (bytearray, memoryview):
+    for kind in (bytearray, memoryview, lambda b: array.array("B", b)):
         assert decompress(kind(SIMPLE_STREAM)).data == SIMPLE_RTF
         assert compress(kind(SIMPLE_RTF)) == SIMPLE_STREAM
 

@@ -314,11 +314,13 @@ _GROUP_SIZE = tuple(9 + bin(flags).count("1") for flags in range(256))
 
 
 def _check_type(value, name: str) -> bytes:
+    """Return ``value`` as bytes; any object with the buffer protocol is accepted."""
     if isinstance(value, bytes):
         return value
-    if isinstance(value, (bytearray, memoryview)):
-        return bytes(value)
-    raise TypeError(f"{name} must be bytes-like, not {type(value).__name__}")
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{name} must be bytes-like, not {type(value).__name__}") from None
 
 
 def _check_limit(max_output) -> int:
