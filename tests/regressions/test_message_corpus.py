@@ -11,11 +11,13 @@ from __future__ import annotations
 import email.header
 import hashlib
 import re
+from collections import Counter
 
 import pytest
 from paths import CORPUS, REPO
 
 import onemail
+from onemail._cli.mail import scan
 from onemail.text import IssueKind
 
 K = IssueKind
@@ -35,6 +37,20 @@ def corpus_messages(corpus):
     for row in manifest():
         out.append((row, onemail.read(MAIL / row["file"])))
     return out
+
+
+def test_every_corpus_message_reads(corpus_messages):
+    rows = manifest()
+    assert len(corpus_messages) == len(rows) == 3384
+    formats = Counter(m.format for _, m in corpus_messages)
+    kinds = Counter(row["kind"] for row in rows)
+    assert formats["msg"] == kinds["msg"] and formats["tnef"] == kinds["tnef"]
+    errors = {row["file"]: m.error for row, m in corpus_messages if m.error}
+    # a fuzzer's minimised test case: one "=ybegin" line, no header
+    assert errors == {
+        "kmime-fuzz/autotests__data__clusterfuzz-testcase-minimized-kmime_fuzzer-4804196479336448.eml":
+            "not a message: no header, mbox, Outlook .msg or TNEF signature",
+    }
 
 
 _WORD = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
@@ -66,6 +82,47 @@ def test_no_decoded_header_holds_an_encoded_word_that_decodes(corpus_messages):
                     if word.encode() in raw and _decodes(word):
                         left.append((row["file"], word))
     assert left == []
+
+
+def test_scan_counts_match_reading(corpus_messages):
+    summary = scan([str(MAIL)])
+    assert summary["files"] == 3384
+    assert summary["messages"] == len(corpus_messages)
+    assert summary["unreadable"] == []
+    assert [f["path"].rsplit("/", 1)[1] for f in summary["failures"]] == [
+        "autotests__data__clusterfuzz-testcase-minimized-kmime_fuzzer-4804196479336448.eml"]
+    parts = sum(1 for _, m in corpus_messages for _ in m.walk())
+    assert summary["parts"] == parts
+    assert summary["issues"] == Counter(i.kind.value for _, m in corpus_messages for i in m.issues)
+    charsets = Counter(f"{p.charset} ({p.charset_source})" for _, m in corpus_messages for p in m.walk()
+                       if p.charset_source)
+    assert summary["charsets"] == charsets
+    assert summary["charsets"]["utf-8 (declared)"] > 500
+
+
+# -- named real cases ----------------------------------------------------------------------
+
+
+# -- named real cases ----------------------------------------------------------------------
+
+
+def test_rfc2047_cjk_subject():
+    """examples/imap_tools-raw_email-euc-kr.eml: =?EUC-KR?B?...?= subject, EUC-KR body."""
+    msg = onemail.read(EXAMPLES / "imap_tools-raw_email-euc-kr.eml")
+    assert msg.subject == "NOTE: 한국말로 하는 것"
+    assert [(a.name, a.address) for a in msg.from_] == [("Jamis Buck", "jamis@37signals.com")]
+    part = msg.parts[0]
+    assert (part.charset, part.charset_source) == ("euc-kr", "declared")
+    assert part.text.startswith("대부분의 마찬가지로, 우리는 하나님을 믿습니다.\r\n")
+    assert msg.issues == ()
+
+
+def test_iso_2022_jp_mail():
+    """examples/jpmobile-docomo-jis.eml: ISO-2022-JP encoded-word subject and 7-bit JIS body."""
+    msg = onemail.read(EXAMPLES / "jpmobile-docomo-jis.eml")
+    assert msg.subject == "テスト"
+    assert (msg.parts[0].text, msg.parts[0].charset) == ("テスト本文\n\n", "iso-2022-jp")
+    assert msg.issues == ()
 
 
 def test_rfc2231_continued_utf8_file_name():

@@ -30,6 +30,7 @@ def test_scan_examples_json_subprocess():
     assert out["charsets"] == {"euc-kr (declared)": 1, "iso-2022-jp (declared)": 1,
                                "shift_jis (declared)": 1, "us-ascii (default)": 1,
                                "windows-1252 (declared)": 1}
+    assert out["issues"] == {"AmbiguousEncodedWordInQuotedString": 1}
 
 
 def test_scan_jobs_2_same_summary(capsys):

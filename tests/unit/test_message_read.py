@@ -251,3 +251,4 @@ def test_mbox_separator_without_line_feed():
     """Found by tests/properties/test_message_never_raises.py: a file that is only "From "."""
     assert read(b"From ").error == "empty mbox"
     assert list(read_mbox(b"From x")) == []
+

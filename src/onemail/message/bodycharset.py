@@ -27,7 +27,7 @@ import re
 
 from ..text import IssueKind, TextIssue, for_code_page, for_label
 from ..text.charsets import Charset
-from ._pieces import charset_decode, detect_charset
+from ._pieces import detect_charset
 
 __all__ = ["decode_body", "prescan", "xml_declaration"]
 
@@ -71,11 +71,11 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
         if data.startswith(bom):
             cs = for_label(name)
             if declared_cs is not None and declared_cs.key == cs.key:
-                return charset_decode(cs, data, issues), declared_cs, "declared"
+                return cs.decode(data, issues), declared_cs, "declared"
             kind = (IssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
                     else IssueKind.AMBIGUOUS_IN_BAND_CHARSET)
             issues.append(TextIssue(kind, 0, len(bom)))
-            return charset_decode(cs, data, issues), cs, "bom"
+            return cs.decode(data, issues), cs, "bom"
 
     # 2. in-band declaration
     if media_type in _HTML or _is_xml(media_type):
@@ -85,7 +85,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
             inband = for_label(inband_label)
             if inband is not None and (declared_cs is None or inband.key != declared_cs.key):
                 trial: list[TextIssue] = []
-                text = charset_decode(inband, data, trial)
+                text = inband.decode(data, trial)
                 clean = not any(not i.kind.is_ambiguous for i in trial)
                 if clean or declared_cs is not None:
                     kind = (IssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
@@ -97,7 +97,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
 
     # 3. declared
     if declared_cs is not None:
-        return charset_decode(declared_cs, data, issues), declared_cs, "declared"
+        return declared_cs.decode(data, issues), declared_cs, "declared"
 
     # 4. default / unknown label, 5. detector
     if label:
@@ -114,7 +114,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
         return text, _UTF8, "default"
     cs = detect_charset(data)
     issues.append(TextIssue(IssueKind.AMBIGUOUS_DETECTED_CHARSET, 0, len(data)))
-    return charset_decode(cs, data, issues), cs, "detected"
+    return cs.decode(data, issues), cs, "detected"
 
 
 # ---------------------------------------------------------------------------------------------

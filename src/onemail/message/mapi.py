@@ -25,7 +25,6 @@ import struct
 from datetime import UTC, datetime, timedelta
 
 from ..text import IssueKind, TextIssue, decode_unknown, for_code_page, for_label
-from ._pieces import charset_decode
 from .bodycharset import decode_body
 from .model import Address, MapiProperty, Message, MessageIssue, Part
 
@@ -151,9 +150,9 @@ class _Context:
         if ptype == PT_UNICODE or ptype == PT_UNICODE | MV_FLAG:
             if len(value) % 2:
                 found.append(TextIssue(IssueKind.INVALID_UTF16, len(value) - 1, 1))
-            text = charset_decode(_UTF16, value[: len(value) & ~1], found)
+            text = _UTF16.decode(value[: len(value) & ~1], found)
         elif self.charset is not None:
-            text = charset_decode(self.charset, value, found)
+            text = self.charset.decode(value, found)
         else:
             text = decode_unknown(value, found)[0] if not value.isascii() else value.decode("ascii")
         for i in found:
@@ -323,7 +322,7 @@ def _code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
     if cs is None:
         return None
     found: list[TextIssue] = []
-    text = charset_decode(cs, data, found)
+    text = cs.decode(data, found)
     for i in found:
         if not i.kind.is_ambiguous:
             errors.append((i.offset, i.length))
@@ -342,7 +341,7 @@ def rtf_part(compressed: bytes, path: str, charset=None) -> Part:
     kind = is_encapsulated(rtf) if rtf else None
     if kind is None:
         cs = charset or for_label("windows-1252")
-        text = charset_decode(cs, rtf, None)
+        text = cs.decode(rtf, None)
         return Part(path, "text/rtf", charset=cs.name, text=text, data=rtf, issues=tuple(issues),
                     origin="PidTagRtfCompressed", is_rtf=True)
     out = deencapsulate(rtf, DeencapsulationOptions(code_page_decoder=_code_page_decoder))
