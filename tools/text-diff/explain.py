@@ -292,6 +292,11 @@ def _header_no_decoder(case, oracle, mine, theirs):
     v = _value(theirs) or ""
     if any(_iso2022(lab) for lab in known) and ("\x1b" in v or "~{" in v):
         return True
+    # libmime/postal-mime read ISO-2022-JP-1/-2/-3 as ISO-2022-JP: the other sets come out garbled
+    extended = ("iso-2022-jp-1", "iso-2022-jp-2", "iso-2022-jp-3")
+    if oracle in ("libmime", "postal") and any(
+            (cs := for_label(lab.split("*")[0])) is not None and cs.key in extended for lab in known):
+        return True
     # the oracle replaced what it cannot decode where the label names a charset we decode
     return "\ufffd" in v and "\ufffd" not in _value(mine)
 

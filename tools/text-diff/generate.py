@@ -51,8 +51,9 @@ CHARSETS = [
     ("euc-jp", "euc-jp"), ("gb2312", "gbk"), ("gbk", "gbk"), ("big5", "big5"),
     ("euc-kr", "euc-kr"), ("gb18030", "gb18030"), ("utf-16le", "utf-16-le"),
 ]
-STATEFUL = [("utf-7", "utf-7"), ("iso-2022-jp", "iso2022_jp"), ("iso-2022-kr", "iso2022_kr"),
-            ("hz-gb-2312", "hz")]
+STATEFUL = [("utf-7", "utf-7"), ("iso-2022-jp", "iso2022_jp"), ("iso-2022-jp-1", "iso2022_jp_1"),
+            ("iso-2022-jp-2", "iso2022_jp_2"), ("iso-2022-jp-3", "iso2022_jp_3"),
+            ("iso-2022-kr", "iso2022_kr"), ("hz-gb-2312", "hz")]
 SEPARATORS = ["", " ", "  ", "\t", " \t ", "\r\n ", "\r\n\t", "\n "]
 
 
@@ -319,7 +320,8 @@ def gen_random_params(c: Cases, rnd: random.Random, n: int) -> None:
 
 
 def gen_stateful(c: Cases, rnd: random.Random) -> None:
-    texts = TEXTS + ["A+B-C", "日本語とASCII混在", "~{}~", "한국어 텍스트", "中文 HZ ~ test"]
+    texts = TEXTS + ["A+B-C", "日本語とASCII混在", "~{}~", "한국어 텍스트", "中文 HZ ~ test",
+                     "Ελληνικά 日本 한국 中文", "ｶﾀｶﾅ half-width", "𠀋 jis x 0213", "Łódź 日本"]
     for label, codec in STATEFUL:
         for text in texts:
             raw = encodable(text, codec)

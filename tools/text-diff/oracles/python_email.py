@@ -22,8 +22,9 @@ from email.utils import collapse_rfc2231_value
 NAMES = ("py-legacy", "py-default")
 
 # charset label -> CPython codec, for ``charset`` cases
-PY_CODECS = {"utf-7": "utf-7", "iso-2022-jp": "iso2022_jp", "iso-2022-kr": "iso2022_kr",
-             "hz-gb-2312": "hz"}
+PY_CODECS = {"utf-7": "utf-7", "iso-2022-jp": "iso2022_jp", "iso-2022-jp-1": "iso2022_jp_1",
+             "iso-2022-jp-2": "iso2022_jp_2", "iso-2022-jp-3": "iso2022_jp_3",
+             "iso-2022-kr": "iso2022_kr", "hz-gb-2312": "hz"}
 
 
 def _as_str(data: bytes) -> str:
