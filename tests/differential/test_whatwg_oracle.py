@@ -20,7 +20,6 @@ from functools import partial
 
 import pytest
 import whatwg_reference as ref
-from availability import missing
 from paths import DATA, REPO
 
 from onemail.text import charsets, for_label
@@ -95,12 +94,6 @@ EXPECTED: dict[tuple[str, str], int] = {
 }
 
 
-def _require_decoder(cs) -> None:
-    # TEMPORARY (issue 2): skip an encoding whose decoder module is not committed yet.
-    if missing(cs):
-        pytest.skip(missing(cs))
-
-
 def _expected_counts(name: str) -> Counter:
     want = Counter()
     for (enc, rule), n in EXPECTED.items():
@@ -147,7 +140,6 @@ def _compare(name: str, decode) -> Counter:
 def test_decoder_matches_oracle(name):
     cs = for_label(name)
     assert cs is not None and cs.key == name
-    _require_decoder(cs)
     assert _compare(name, cs.decode) == _expected_counts(name)
 
 
