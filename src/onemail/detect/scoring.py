@@ -81,25 +81,29 @@ for _b in range(0xC0, 0x100):
         _LATIN1[_b] = ord("L")
 _LATIN1 = bytes(_LATIN1)
 
-_CJK_PUNCT = re.compile("[\u3000-\u303f]+")
-_HALF_KANA = re.compile("[\uff61-\uff9f]+")
-# An East Asian character with no East Asian neighbour and an ASCII letter on one side at
-# least: what a double-byte code page makes of an accented letter inside a Latin word
-# ("Sk\u00e4rm", "el \u00faltimo" read as Shift_JIS or EUC-KR). Real CJK text writes its
-# characters in runs.
-_EA = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f"
-_WEDGED = re.compile(f"(?<=[A-Za-z])([{_EA}])(?![{_EA}])|(?<![{_EA}])([{_EA}])(?=[A-Za-z])")
-_NOT_HAN = re.compile("[^\u3400-\u9fff\uf900-\ufaff]+")
-
 _tables = None
 
 
+def _not_in(chars: str) -> re.Pattern:
+    """Compile ``[^chars]+`` with the characters as ranges (``re`` keeps them as a bitmap)."""
+    cps = sorted(set(map(ord, chars)))
+    ranges = []
+    for cp in cps:
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    body = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+    return re.compile(f"[^{body}]+")
+
+
 def _sets():
+    """Return the patterns deleting everything but common ideographs / JIS level-1 kanji."""
     global _tables
     if _tables is None:
         from ._tables.common import COMMON_HAN, JIS_LEVEL1
 
-        _tables = (dict.fromkeys(map(ord, COMMON_HAN)), dict.fromkeys(map(ord, JIS_LEVEL1)))
+        _tables = (_not_in(COMMON_HAN), _not_in(JIS_LEVEL1))
     return _tables
 
 
@@ -118,8 +122,28 @@ class Counts:
                    self.han + self.kana, self.hangul, self.half_kana, self.other)
 
 
-def _run_len(pattern: re.Pattern, text: str) -> int:
-    return sum(map(len, pattern.findall(text)))
+def _table01(members) -> bytes:
+    """Return a ``bytes.translate`` table mapping ``members`` to 1 and every other byte to 0."""
+    s = set(members)
+    return bytes(int(b in s) for b in range(256))
+
+
+def _mask(b: bytes, table: bytes) -> int:
+    return int.from_bytes(b.translate(table), "big")
+
+
+_IS_00 = _table01([0x00])
+_IS_30 = _table01([0x30])
+_IS_FF = _table01([0xFF])
+_IS_FD = _table01([0xFD])
+_LT_40 = _table01(range(0x40))
+_HALF = _table01(range(0x61, 0xA0))
+_L1_LETTER = _table01(b for b in range(256) if _LATIN1[b] == ord("L"))
+_L1_NOISE = _table01(b for b in range(256) if _LATIN1[b] == ord("X"))
+_ASCII_LETTER = _table01([*range(0x41, 0x5B), *range(0x61, 0x7B)])
+_IS_HAN = _table01(b for b in range(256) if _BLOCK[b] == ord("I"))
+_IS_HANGUL = _table01(b for b in range(256) if _BLOCK[b] == ord("U"))
+_HAN_OR_HANGUL = _table01(b for b in range(256) if _BLOCK[b] in b"IU")
 
 
 def classify(text: str) -> Counts:
@@ -135,53 +159,77 @@ def classify(text: str) -> Counts:
         c.han = c.kana = c.hangul = c.half_kana = c.other = c.common = c.jis1 = c.fffd = 0
         c.wedged = 0
         return c
-    hi = text.encode("utf-16-be", "surrogatepass")[::2].translate(_BLOCK)
-    lat = text.encode("latin-1", "ignore").translate(_LATIN1)
+    u = text.encode("utf-16-be", "surrogatepass")
+    raw, lo = u[::2], u[1::2]
+    hi = raw.translate(_BLOCK)
     count = hi.count
-    neutral = lat.count(b"N") + count(b"N")
-    noise = lat.count(b"X") + count(b"X")
-    c.latin = lat.count(b"L") + count(b"L")
     c.greek = count(b"G")
     c.cyrillic = count(b"C")
     c.hebrew = count(b"H")
     c.arabic = count(b"A")
     c.thai = count(b"T")
-    c.hangul = count(b"U")
     c.other = count(b"O")
-    kana = count(b"K")
-    if kana:
-        punct = _run_len(_CJK_PUNCT, text)
-        kana -= punct
+    hangul = count(b"U")
+    han = count(b"I")
+    # Blocks that mix classes are split by the low byte with bit masks: each character is one
+    # byte of a big integer (1 = in the class), so "and", neighbours (shift by 8) and counting
+    # (bit_count) run in C.
+    z = _mask(raw, _IS_00)  # U+0000..U+00FF
+    l1_letter = (z & _mask(lo, _L1_LETTER)).bit_count()
+    l1_noise = (z & _mask(lo, _L1_NOISE)).bit_count()
+    neutral = z.bit_count() - l1_letter - l1_noise + count(b"N")
+    noise = l1_noise + count(b"X")
+    c.latin = l1_letter + count(b"L")
+    k30 = _mask(raw, _IS_30)
+    punct = kana = 0
+    east = 0
+    if k30:
+        pm = k30 & _mask(lo, _LT_40)
+        punct = pm.bit_count()
+        kana = k30.bit_count() - punct
         neutral += punct
-    c.kana = kana
-    forms = count(b"F")
-    fffd = text.count("\ufffd") if forms else 0
-    half = _run_len(_HALF_KANA, text) if forms else 0
-    c.half_kana = half
+        east = k30 & ~pm
+    ff = _mask(raw, _IS_FF)
+    half = fffd = 0
+    if ff:
+        hm = ff & _mask(lo, _HALF)
+        half = hm.bit_count()
+        fffd = (ff & _mask(lo, _IS_FD)).bit_count()
+        neutral += ff.bit_count() - half - fffd
+        noise += fffd
+        east |= hm
+    if han or hangul:
+        east |= _mask(raw, _HAN_OR_HANGUL)
     c.fffd = fffd
-    neutral += forms - half - fffd
-    noise += fffd
-    han = c.han = count(b"I")
+    wedged = 0
+    if east:
+        # An East Asian character with no East Asian neighbour and an ASCII letter beside it
+        letters = z & _mask(lo, _ASCII_LETTER)
+        iso = east & ~(east << 8) & ~(east >> 8) & ((letters << 8) | (letters >> 8))
+        if iso:
+            wedged = iso.bit_count()
+            # ... is no evidence for its script: it counts as noise instead.
+            hangul -= (iso & _mask(raw, _IS_HANGUL)).bit_count()
+            han_iso = (iso & _mask(raw, _IS_HAN)).bit_count()
+            kana -= (iso & k30).bit_count()
+            half -= (iso & ff).bit_count()
+    c.wedged = wedged
+    c.hangul = hangul
+    c.kana = kana
+    c.half_kana = half
     if han:
-        common, jis = _sets()
-        only = _NOT_HAN.sub("", text)
-        c.common = han - len(only.translate(common)) if only else 0
-        c.jis1 = han - len(only.translate(jis)) if kana > 0 else han
+        not_common, not_jis = _sets()
+        common = len(not_common.sub("", text))
+        jis1 = len(not_jis.sub("", text)) if kana > 0 else han
+        if wedged and han_iso:
+            han -= han_iso
+            common = min(common, han)
+            jis1 = min(jis1, han)
+        c.han, c.common, c.jis1 = han, common, jis1
     else:
-        c.common = c.jis1 = 0
+        c.han = c.common = c.jis1 = 0
     c.neutral = neutral
     c.noise = noise
-    wedged = _WEDGED.findall(text) if (han or kana or c.hangul or half) else ()
-    c.wedged = len(wedged)
-    if wedged:
-        # Wedged characters are no evidence for their script (they count as noise instead).
-        w = "".join(a + b for a, b in wedged).encode("utf-16-be")[::2].translate(_BLOCK)
-        c.hangul -= w.count(b"U")
-        c.han -= w.count(b"I")
-        c.kana -= w.count(b"K")
-        c.half_kana = max(0, c.half_kana - w.count(b"F"))
-        c.common = min(c.common, c.han)
-        c.jis1 = min(c.jis1, c.han)
     return c
 
 
