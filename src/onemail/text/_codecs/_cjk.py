@@ -137,11 +137,43 @@ class CjkCodec(Codec):
                 for u in units:
                     if u in data:
                         return None
-        for c, r in fixups:
-            if find(c) >= 0:
+        return self._fix(text) if fixups else text
+
+    def _fix(self, text):
+        """Apply the fix-ups: characters only the C codec outputs, for one agreeing-length unit."""
+        for c, r in self._fast[1]:
+            if text.find(c) >= 0:
                 text = text.replace(c, r)
-                find = text.find
         return text
+
+    def _suspect_lines(self, data, text) -> list[tuple[int, int]]:
+        """Return the sorted, merged lines ``(start, end)`` of ``data`` holding a suspect unit.
+
+        Only units whose character occurs in ``text`` are looked for. Lines end after 0x0A
+        (the standard's decoders and the C codec are at a unit boundary there).
+        """
+        spans = []
+        find = data.find
+        for c, units in self._fast[2]:
+            if text.find(c) < 0:
+                continue
+            for u in units:
+                p = find(u)
+                while p >= 0:
+                    a = data.rfind(b"\n", 0, p) + 1
+                    b = find(b"\n", p)
+                    b = len(data) if b < 0 else b + 1
+                    spans.append((a, b))
+                    p = find(u, b)
+        spans.sort()
+        merged: list[tuple[int, int]] = []
+        for a, b in spans:
+            if merged and a <= merged[-1][1]:
+                if b > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], b)
+            else:
+                merged.append((a, b))
+        return merged
 
     # -- the reference ----------------------------------------------------------------------
     def _ref(self, data, i, end, final, out, errs, once):  # pragma: no cover - abstract
@@ -188,53 +220,55 @@ class CjkCodec(Codec):
         return text, consumed, None
 
     def _slow(self, data, issues, offset, final):
-        cdecode = (self._fast or self._fast_path())[0]
+        """Decode damaged or suspect input (module docstring, steps 4 and 5)."""
         errs = [] if issues is not None else None
-        job = [self._ref, final, errs, None]
-        saved = getattr(_local, "job", None)
-        _local.job = job
-        try:
-            text = cdecode(data, HANDLER)[0]
-        finally:
-            _local.job = saved
-        accepted = self._accept(data, text)
-        if accepted is None:
-            text, consumed = self._by_lines(data, errs, final)
-        else:
-            text = accepted
-            consumed = len(data) if job[3] is None else job[3]
+        n = len(data)
+        text, pending = self._with_handler(data, final, errs, 0)
+        consumed = n if pending is None else pending
+        spans = self._suspect_lines(data, text) if self._fast[2] else None
+        if spans:
+            # Lines holding a suspect unit go to the reference, the rest to the C codec again.
+            if errs is not None:
+                errs.clear()
+            out: list[str] = []
+            pos = 0
+            consumed = n
+            for a, b in [*spans, (n, n)]:
+                if pos < a:
+                    t, pending = self._with_handler(data[pos:a], final or a < n, errs, pos)
+                    out.append(t)
+                    if pending is not None:
+                        consumed = pos + pending
+                        break
+                if a < b:
+                    p, stop = self._ref(data, a, b, final or b < n, out, errs, False)
+                    if stop:
+                        consumed = p
+                        break
+                pos = b
+            text = "".join(out)
+        if self._fast[1]:
+            text = self._fix(text)
         if errs:
             kind = self.invalid_kind
             issues.extend(TextIssue(kind, offset + o, n) for o, n in errs)
         return text, consumed
 
-    def _by_lines(self, data, errs, final):
-        """Decode line by line: strict C where exact, else the reference (docstring, step 4)."""
-        if errs is not None:
-            errs.clear()
-        cdecode = self._fast[0]
-        accept = self._accept
-        ref = self._ref
-        out: list[str] = []
-        find = data.find
-        n = len(data)
-        pos = 0
-        while pos < n:
-            nl = find(b"\n", pos)
-            end = n if nl < 0 else nl + 1
-            line = data[pos:end]
-            try:
-                text = accept(line, cdecode(line)[0])
-            except UnicodeDecodeError:
-                text = None
-            if text is not None:
-                out.append(text)
-            else:
-                p, pending = ref(data, pos, end, final or end < n, out, errs, False)
-                if pending:
-                    return "".join(out), p
-            pos = end
-        return "".join(out), n
+    def _with_handler(self, data, final, errs, base):
+        """C-decode ``data`` with the reference handler; return ``(text, pending position)``.
+
+        Errors are appended to ``errs`` with ``base`` added to their offsets.
+        """
+        job = [self._ref, final, [] if errs is not None else None, None]
+        saved = getattr(_local, "job", None)
+        _local.job = job
+        try:
+            text = self._fast[0](data, HANDLER)[0]
+        finally:
+            _local.job = saved
+        if job[2]:
+            errs.extend((base + o, k) for o, k in job[2])
+        return text, job[3]
 
     # -- encoding ---------------------------------------------------------------------------
     def _encode_code_point(self, cp: int) -> bytes | None:  # pragma: no cover - abstract
