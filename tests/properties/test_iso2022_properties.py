@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from onemail.text import for_label
-
-
-def _cjk_decoders_ready() -> bool:
-    # TEMPORARY: the EUC-JP / GBK / EUC-KR decoders (issue 2) are landing in parallel.
-    try:
-        return for_label("euc-jp").decode(b"\xb0\xa1") == "\u4e9c"
-    except ImportError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _cjk_decoders_ready(), reason="onemail's EUC decoders not yet present")
-
 
 LABELS = ["iso-2022-jp", "iso-2022-jp-1", "iso-2022-jp-2", "iso-2022-jp-3", "cp50220", "cp50221",
           "cp50222", "iso-2022-kr", "hz-gb-2312"]

@@ -8,21 +8,7 @@ from __future__ import annotations
 import base64
 import re
 
-import pytest
-
 from onemail.text import IssueKind, for_label
-
-
-def _cjk_decoders_ready() -> bool:
-    # TEMPORARY: the EUC-JP / GBK / EUC-KR decoders (issue 2) are landing in parallel.
-    try:
-        return for_label("euc-jp").decode(b"\xb0\xa1") == "\u4e9c"
-    except ImportError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _cjk_decoders_ready(), reason="onemail's EUC decoders not yet present")
-
 
 AMB = IssueKind.AMBIGUOUS_ISO2022_REPERTOIRE
 

@@ -8,18 +8,6 @@ import pytest
 
 from onemail.text import IssueKind, TextIssue, for_label
 
-
-def _cjk_decoders_ready() -> bool:
-    # TEMPORARY: the EUC-JP / GBK / EUC-KR decoders (issue 2) are landing in parallel.
-    try:
-        return for_label("euc-jp").decode(b"\xb0\xa1") == "\u4e9c"
-    except ImportError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _cjk_decoders_ready(), reason="onemail's EUC decoders not yet present")
-
-
 BAD = IssueKind.INVALID_ISO2022
 AMB = IssueKind.AMBIGUOUS_ISO2022_REPERTOIRE
 ESC = b"\x1b"
