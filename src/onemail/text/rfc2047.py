@@ -172,15 +172,15 @@ def _decode(value, fb: Charset, issues, offset: int) -> tuple[str, int]:
             return unfolded.decode("utf-8"), 0
         except UnicodeDecodeError:
             pass
-    folds = None
-    if b"\r" in data or b"\n" in data:
-        data, folds = _unfold(data)
+    original = data
+    if 10 in data or 13 in data:
+        data = _unfold_text(data)
     local: list[TextIssue] | None = [] if issues is not None else None
     decoder = _Decoder(data, fb, mode, local)
     text = decoder.run()
     if local:
-        if folds is not None:
-            local = _unmap(local, folds)
+        if len(data) != len(original):  # folds were removed: map offsets back (only now)
+            local = _unmap(local, _unfold(original)[1])
         if offset:
             local = [TextIssue(i.kind, i.offset + offset, i.length) for i in local]
         issues.extend(local)
