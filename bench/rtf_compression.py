@@ -7,8 +7,8 @@ same stream). Speeds are MB/s of raw RTF per CPU second (``time.process_time``),
 same run; the ratio is onemail's speed over ``compressed_rtf``'s. ``compressed_rtf``'s
 compressor scans the whole window for every byte, so it compresses only a prefix that fits
 ``--budget`` CPU seconds (the files in corpus order, or a prefix of the cycled RTF).
-Sizes: our streams against Outlook's original ones (the corpus ``LZFu`` streams, COMPSIZE + 4
-in total) at both levels, and ``compressed_rtf``'s on the files it compressed.
+Sizes: our COMPSIZE against Outlook's original COMPSIZE, in total over the corpus ``LZFu``
+streams, at both levels, and ``compressed_rtf``'s on the files it compressed.
 
 Usage::
 
@@ -131,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         line += (f"; compressed_rtf {speed:.3f} MB/s (first {len(outs)} files, "
                  f"{done / 1e3:.0f} KB); ratio greedy {mbps(lzfu_raw, greedy_t) / speed:.0f}x, "
                  f"lazy {mbps(lzfu_raw, lazy_t) / speed:.0f}x")
-        anchor_sizes = (sum(map(len, outs)), sum(len(s) for s, _ in lzfu[: len(outs)]))
+        anchor_sizes = (sum(int.from_bytes(o[:4], "little") for o in outs),
+                        sum(int.from_bytes(s[:4], "little") for s, _ in lzfu[: len(outs)]))
     print(line)
     greedy_big = cpu(compress, [big])
     line = f"compress cycled {len(big) / 1e6:.0f} MB: onemail greedy {mbps(len(big), greedy_big):.2f} MB/s"
@@ -150,11 +151,14 @@ def main(argv: list[str] | None = None) -> int:
     print(line)
 
     # Sizes against Outlook's own streams.
-    outlook = sum(len(s) for s, _ in lzfu)
-    greedy = sum(len(compress(r)) for r in lzfu_rtf)
-    lazy = sum(len(compress(r, level=2)) for r in lzfu_rtf)
-    line = (f"size vs Outlook ({len(lzfu)} LZFu streams, {outlook} bytes): greedy "
-            f"{greedy / outlook:.4f}x, lazy {lazy / outlook:.4f}x")
+    def compsize(stream: bytes) -> int:
+        return int.from_bytes(stream[:4], "little")
+
+    outlook = sum(compsize(s) for s, _ in lzfu)
+    greedy = sum(compsize(compress(r)) for r in lzfu_rtf)
+    lazy = sum(compsize(compress(r, level=2)) for r in lzfu_rtf)
+    line = (f"COMPSIZE vs Outlook's ({len(lzfu)} LZFu streams, {outlook} bytes in total): "
+            f"greedy {greedy} ({greedy / outlook:.4f}x), lazy {lazy} ({lazy / outlook:.4f}x)")
     if anchor_sizes:
         line += f"; compressed_rtf {anchor_sizes[0] / anchor_sizes[1]:.4f}x (its files)"
     print(line)
