@@ -56,6 +56,7 @@ class IssueKind(enum.Enum):
     AMBIGUOUS_IN_BAND_CHARSET = "AmbiguousInBandCharset"  # M3: BOM / meta / XML declaration used
     AMBIGUOUS_CHARSET_CONFLICT = "AmbiguousCharsetConflict"  # M4: in-band and declared disagree
     AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING = "AmbiguousUnknownTransferEncoding"  # M5
+    AMBIGUOUS_MISLABELLED_CHARSET = "AmbiguousMislabelledCharset"  # M6: declared charset fails
     MALFORMED_MIME_STRUCTURE = "MalformedMimeStructure"
     MALFORMED_TNEF = "MalformedTnef"
     MALFORMED_MSG = "MalformedMsg"
