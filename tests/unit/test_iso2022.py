@@ -228,3 +228,17 @@ def test_python_incremental_decoder_state_is_an_int():
     assert dec_.decode(b"|" + ASCII, final=True) == "日"
     dec_.reset()
     assert dec_.getstate() == (b"", 0)
+
+
+def test_hz_encoder_escapes_tilde_after_gb_text():
+    """CPython's hz encoder writes this "~" unescaped; ours writes "~~"."""
+    text = "aa。a。a。a。a。a。~"
+    data = for_label("hz-gb-2312").encode(text)
+    assert data.endswith(b"~}~~")
+    assert dec("hz-gb-2312", data) == (text, [])
+
+
+def test_hz_encoder_unencodable():
+    issues = []
+    assert for_label("hz-gb-2312").encode("己\ud55c己~", issues) == b"~{<:~}?~{<:~}~~"
+    assert issues == [TextIssue(IssueKind.UNENCODABLE, 1, 1)]

@@ -56,8 +56,9 @@ g2 << 9`` (set numbers below; 0 is the initial state), for HZ 1 in GB mode. An e
 a ``~`` or a lead byte at the end of an unfinished chunk is held back.
 
 **Encoding** uses CPython's stateful codecs (``iso2022_jp``, ``_1``, ``_2``, ``_3``,
-``iso2022_jp_ext`` for cp50221/cp50222, ``iso2022_kr``, ``hz``); a character they cannot write
-becomes ``?`` with ``Unencodable``.
+``iso2022_jp_ext`` for cp50221/cp50222, ``iso2022_kr``); HZ is written here (CPython's ``hz``
+leaves a ``~`` after GB text unescaped) from onemail's GBK encoder. A character they cannot
+write becomes ``?`` with ``Unencodable``.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ _SO_MODE = {"cp50221": "kana", "cp50222": "kana", "iso-2022-kr": "g1"}
 _PYTHON_CODEC = {
     "iso-2022-jp": "iso2022_jp", "iso-2022-jp-1": "iso2022_jp_1", "iso-2022-jp-2": "iso2022_jp_2",
     "iso-2022-jp-3": "iso2022_jp_3", "cp50220": "iso2022_jp", "cp50221": "iso2022_jp_ext",
-    "cp50222": "iso2022_jp_ext", "iso-2022-kr": "iso2022_kr", "hz-gb-2312": "hz",
+    "cp50222": "iso2022_jp_ext", "iso-2022-kr": "iso2022_kr",
 }
 
 _SPECIAL = re.compile(rb"[\x1b\x0e\x0f\r\n]")
@@ -477,7 +478,46 @@ class HzCodec(Codec):
         return out.finish(), pos, 1 if gb else None
 
     def encode(self, text, issues):
-        return encode_with("hz", text, issues)
+        return _hz_encode(text, issues)
+
+
+_HZ_RUNS = re.compile("([\x00-\x7f]+)|[^\x00-\x7f]+")
+_hz_pairs: dict[str, bytes | None] = {}
+
+
+def _hz_encode(text: str, issues: list | None) -> bytes:
+    """Encode HZ-GB-2312 (RFC 1843): ASCII with ``~~`` for ``~``; GB 2312 in ``~{ ... ~}``.
+
+    GB 2312 characters are found with onemail's GBK encoder (pairs with both bytes in
+    0xA1..0xFE, written with the high bit cleared), so the decoder reads back exactly what was
+    written; others become ``?`` with ``Unencodable`` (CPython's ``hz`` encoder is not used:
+    it leaves a ``~`` after GB text unescaped).
+    """
+    out: list[bytes] = []
+    for m in _HZ_RUNS.finditer(text):
+        ascii_run = m.group(1)
+        if ascii_run is not None:
+            out.append(ascii_run.replace("~", "~~").encode("ascii"))
+            continue
+        gb: list[bytes] = []
+        for k, ch in enumerate(m.group()):
+            pair = _hz_pairs.get(ch, b"")
+            if pair == b"":
+                enc = _euc_decoder("gbk").encode(ch, [])
+                ok = len(enc) == 2 and enc[0] >= 0xA1 and enc[1] >= 0xA1
+                pair = _hz_pairs[ch] = bytes((enc[0] & 0x7F, enc[1] & 0x7F)) if ok else None
+            if pair is None:
+                if gb:
+                    out.append(b"~{" + b"".join(gb) + b"~}")
+                    gb = []
+                out.append(b"?")
+                if issues is not None:
+                    issues.append(TextIssue(IssueKind.UNENCODABLE, m.start() + k, 1))
+            else:
+                gb.append(pair)
+        if gb:
+            out.append(b"~{" + b"".join(gb) + b"~}")
+    return b"".join(out)
 
 
 def codec(key: str) -> Codec:
