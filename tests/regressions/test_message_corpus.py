@@ -247,3 +247,20 @@ def test_text_plain_without_charset_windows_1252():
     assert (part.media_type, part.charset, part.charset_source) == ("text/plain", "windows-1252", "detected")
     assert "> > Sócrates,\r\n> > \r\n> >     porque você faz tanta questão de se indispor" in part.text
     assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_DETECTED_CHARSET, 0, 3904)]
+
+
+def test_shift_jis_body_labelled_utf8():
+    """thunderbird message-reader wronglyDeclaredShift_JIS.eml: charset=utf8, Shift_JIS bytes (M6)."""
+    msg = onemail.read(MAIL / "thunderbird/mail__test__browser__message-reader__data__wronglyDeclaredShift_JIS.eml")
+    part = msg.parts[0]
+    assert (part.charset, part.charset_source) == ("shift_jis", "detected")
+    assert part.text.startswith("メールを簡単に。\n\nメッセージの高速全文検索、タブ表示、アーカイブ。")
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, 141)]
+
+
+def test_utf8_body_labelled_iso_2022_jp():
+    """sisimai-set-of-emails mailbox mbox-0 #30: charset=iso-2022-jp, UTF-8 bytes (M6)."""
+    msg = onemail.read(MAIL / "sisimai-set-of-emails/mailbox__mbox-0__30.eml")
+    part = msg.parts[0]
+    assert (part.charset, part.charset_source) == ("utf-8", "detected")
+    assert part.text.startswith("このメールに添付されているメッセージは、送信できませんでした。\r\n")

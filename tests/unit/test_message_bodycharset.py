@@ -119,3 +119,21 @@ def test_prescan(html, label):
 
 def test_xml_declaration_only_at_start():
     assert xml_declaration(b' <?xml version="1.0" encoding="utf-8"?>') is None
+
+
+def test_m6_utf8_body_labelled_iso_2022_jp():
+    data = "宛先がみつかりませんでした。".encode()
+    assert run(data, declared="iso-2022-jp") == ("宛先がみつかりませんでした。", "utf-8", "detected",
+                                                 [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data))])
+
+
+def test_m6_few_bad_bytes_keep_utf8():
+    data = "日本語のテキストです。".encode() * 3 + b"\xff"
+    text, name, source, issues = run(data, declared="utf-8")
+    assert (name, source, issues) == ("utf-8", "declared", [(K.INVALID_UTF8, len(data) - 1, 1)])
+    assert text.endswith("です。\ufffd")
+
+
+def test_m6_single_byte_labels_are_kept():
+    data = "宛先".encode()
+    assert run(data, declared="iso-8859-1")[1:] == ("windows-1252", "declared", [])
