@@ -1,0 +1,128 @@
+"""Pin the CPython facts the CJK fast path relies on (``onemail.text._codecs._cjk`` docstring).
+
+1. The generated fix-ups and suspects (``_tables/cjk_suspects.py``) are what an exhaustive
+   comparison of this CPython's C codecs with the reference gives (gb18030 is checked on its
+   one- and two-byte units here; ``scripts/generate_tables.py --check`` covers all of it).
+2. The C codecs are unit-additive: a strict decode of concatenated units is the concatenation of
+   the units' outputs; no unit but 0x0A itself contains 0x0A.
+3. On an invalid unit the error handler gets ``start`` = that unit's first byte and
+   ``object`` = the whole input, and decoding resumes at the position the handler returns.
+4. CPython's gb18030 decoder treats lead + digit as the start of a four-byte sequence whatever
+   follows, and rejects a four-byte sequence whose third byte is not 0x81-0xFE or whose fourth
+   is not a digit.
+"""
+
+from __future__ import annotations
+
+import codecs
+import importlib.util
+import itertools
+import random
+import sys
+
+import pytest
+from paths import REPO
+
+from onemail.text._tables.cjk_suspects import FAST
+
+
+@pytest.fixture(scope="module")
+def gen():
+    sys.path.insert(0, str(REPO / "scripts" / "gen"))
+    try:
+        spec = importlib.util.spec_from_file_location("gen_cjk_for_tests", REPO / "scripts" / "gen" / "cjk.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        yield mod
+    finally:
+        sys.path.remove(str(REPO / "scripts" / "gen"))
+
+
+@pytest.mark.parametrize("encoding", ["big5", "euc-jp", "shift_jis", "euc-kr"])
+def test_generated_fast_table_is_this_cpythons(gen, encoding):
+    tables = {n: gen.table(n) for n in gen.TABLE_LENGTHS}
+    r = gen.compare(encoding)
+    fixups, suspects = gen.classify(r["disagree"], gen.producible(encoding, tables))
+    assert FAST[encoding] == (gen.FAST_CODECS[encoding], fixups, suspects)
+
+
+def test_the_issues_measured_facts(gen):
+    """cp949 equals euc-kr on every unit; cp932 differs only on its single bytes 0xA0, 0xFD-0xFF."""
+    assert gen.compare("euc-kr")["disagree"] == []
+    assert [u for u, _, _ in gen.compare("shift_jis")["disagree"]] == [b"\xa0", b"\xfd", b"\xfe", b"\xff"]
+
+
+def test_gb18030_short_units(gen):
+    ref = gen.reference_codecs()["gb18030"]
+    dec = codecs.getdecoder("gb18030")
+    bad = []
+    for a in range(256):
+        for b in [None, *range(256)]:
+            u = bytes((a,)) if b is None else bytes((a, b))
+            try:
+                c_text = dec(u)[0]
+            except UnicodeDecodeError:
+                continue
+            issues: list = []
+            if (c_text, []) != (ref.reference_decode(u, issues, 0)[0], issues):
+                bad.append(u)
+            if b is None:
+                break
+    # the 20 pairs of the issue (GB18030-2005 vs -2022 and 0xA3 0xA0), all known suspects
+    assert len(bad) == 20
+    suspect_units = {u for units in FAST["gb18030"][2].values() for u in units}
+    assert set(bad) <= suspect_units
+
+
+@pytest.mark.parametrize("c_codec", ["gb18030", "big5hkscs", "euc_jp", "cp932", "cp949"])
+def test_unit_additive_and_newline_is_its_own_unit(gen, c_codec):
+    units = list(itertools.takewhile(lambda ut: len(ut[0]) < 4, gen.c_units(c_codec)))
+    assert all(b"\n" not in u for u, _ in units if u != b"\n")
+    rng = random.Random(c_codec)
+    for _ in range(20):
+        pick = [rng.choice(units) for _ in range(2000)]
+        assert codecs.decode(b"".join(u for u, _ in pick), c_codec) == "".join(t for _, t in pick)
+
+
+@pytest.mark.parametrize(("c_codec", "invalid"), [
+    ("gb18030", b"\x81\x7f"), ("big5hkscs", b"\x80"), ("euc_jp", b"\x8e\xe0"),
+    ("cp932", b"\x81\xfd"), ("cp949", b"\xc9\xa1"),
+])
+def test_error_start_object_and_resume(gen, c_codec, invalid):
+    units = [u for u, _ in itertools.takewhile(lambda ut: len(ut[0]) < 4, gen.c_units(c_codec))]
+    rng = random.Random(c_codec)
+    seen = []
+
+    def handler(exc):
+        seen.append((exc.start, exc.object))
+        return ("<X>", exc.start + len(invalid))  # resume after the whole invalid sequence
+
+    codecs.register_error("onemail.test-cjk-resume", handler)
+    for _ in range(50):
+        before = b"".join(rng.choice(units) for _ in range(rng.randrange(0, 30)))
+        after = b"".join(rng.choice(units) for _ in range(rng.randrange(0, 30)))
+        data = before + invalid + after
+        seen.clear()
+        text = codecs.decode(memoryview(data), c_codec, "onemail.test-cjk-resume")
+        assert seen[0] == (len(before), data)
+        assert text == codecs.decode(before, c_codec) + "<X>" + codecs.decode(after, c_codec)
+
+
+def test_gb18030_four_byte_shape():
+    dec = codecs.getdecoder("gb18030")
+    for lead in (0x81, 0xE3):
+        for digit in (0x30, 0x39):
+            for third in range(256):
+                try:
+                    dec(bytes((lead, digit, third)))
+                except UnicodeDecodeError as e:
+                    assert e.reason == "incomplete multibyte sequence"
+                for fourth in range(256):
+                    if 0x81 <= third <= 0xFE and 0x30 <= fourth <= 0x39:
+                        continue
+                    try:
+                        dec(bytes((lead, digit, third, fourth)))
+                    except UnicodeDecodeError as e:
+                        assert e.start == 0
+                    else:
+                        raise AssertionError(bytes((lead, digit, third, fourth)))
