@@ -27,7 +27,7 @@ from strategies import any_bytes, split_points
 from onemail.text import charsets
 
 CHARSETS = charsets.known_charsets()
-SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 PARAMS = [pytest.param(cs, id=cs.key, marks=pytest.mark.skip(reason=missing(cs)) if missing(cs) else ())
