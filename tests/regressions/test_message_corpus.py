@@ -264,3 +264,12 @@ def test_utf8_body_labelled_iso_2022_jp():
     part = msg.parts[0]
     assert (part.charset, part.charset_source) == ("utf-8", "detected")
     assert part.text.startswith("このメールに添付されているメッセージは、送信できませんでした。\r\n")
+
+
+def test_winmail_dat_that_is_not_tnef():
+    """zbateson m4006.txt: an application/ms-tnef winmail.dat that holds a PNG."""
+    msg = onemail.read(MAIL / "zbateson-mail-mime-parser/tests___data__emails__m4006.txt.eml")
+    part = msg.parts[0]
+    assert part.message.error == "not a TNEF stream (no 0x223E9F78 signature)"
+    assert [(i.kind, i.where, i.offset, i.length) for i in msg.issues] == [(K.MALFORMED_TNEF, "part:1", 0, 1325)]
+    assert part.issues == msg.issues

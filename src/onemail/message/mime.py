@@ -153,6 +153,11 @@ def _leaf(em, path: str, parts, issues, repair, depth, media_type: str | None = 
         from .msg import read_msg
 
         nested = read_msg(data, repair=repair, depth=depth + 1)
+    if nested is not None and nested.error is not None:
+        # a winmail.dat or .msg that cannot be read at all: one issue at the part (zbateson's
+        # m4006.txt sample holds a PNG named winmail.dat)
+        kind = IssueKind.MALFORMED_TNEF if nested.format == "tnef" else IssueKind.MALFORMED_MSG
+        part_issues.append(MessageIssue(kind, where, 0, len(data)))
     issues.extend(part_issues)
     if nested is not None:
         _nest(nested, where, issues)
@@ -161,6 +166,6 @@ def _leaf(em, path: str, parts, issues, repair, depth, media_type: str | None = 
 
 
 def _nest(nested: Message, where: str, issues: list[MessageIssue]) -> None:
-    """Add a nested message's issues (and its error) to the parent's, places prefixed."""
+    """Add a nested message's issues to the parent's, places prefixed with the part's."""
     for i in nested.issues:
         issues.append(MessageIssue(i.kind, f"{where}>{i.where}", i.offset, i.length))
