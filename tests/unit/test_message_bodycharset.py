@@ -137,3 +137,11 @@ def test_m6_few_bad_bytes_keep_utf8():
 def test_m6_single_byte_labels_are_kept():
     data = "宛先".encode()
     assert run(data, declared="iso-8859-1")[1:] == ("windows-1252", "declared", [])
+
+
+def test_doctests():
+    import doctest
+
+    import onemail.message.bodycharset as module
+
+    assert doctest.testmod(module).failed == 0
