@@ -5,7 +5,8 @@ byte to ioQueue" is a push-back). The UTF-8 and UTF-16 ones also return the erro
 offset, length) of each U+FFFD. The CJK ones take keyword switches that reproduce the documented
 deviations of the recorded oracle (``docs/ambiguities.md`` T20-T24), so that a difference between
 onemail and the oracle is explained only when the standard gives onemail's text AND the named
-deviation gives the oracle's.
+deviation gives the oracle's; their ``errors`` list receives the ``(offset, length)`` of each
+error (the bytes it consumed, restored bytes excluded).
 """
 
 from __future__ import annotations
@@ -135,26 +136,45 @@ def gb18030_ranges_code_point(pointer: int) -> int | None:
     return code_points[i] + pointer - pointers[i]
 
 
-def _run(data: bytes, step) -> str:
-    """Drive a handler: ``step(byte or None, restore) -> str | None``; ``restore(*bytes)``."""
+class _Error(str):
+    """A handler's "error" result (written as U+FFFD; told apart from an index's code points)."""
+
+
+ERROR = _Error(FFFD)
+
+
+def _run(data: bytes, step, errors: list | None) -> str:
+    """Drive a handler: ``step(byte or None, restore) -> str | ERROR | None``; ``restore(*bytes)``.
+
+    Appends ``(offset, length)`` per error to ``errors``: the bytes from the end of the previous
+    result up to the read position after any restore, that is, the bytes the error consumed.
+    """
     queue = list(data)
     queue.reverse()
     out = []
+    n = len(data)
+    start = 0
 
     def restore(*bs):
         queue.extend(reversed(bs))
 
-    while queue:
-        r = step(queue.pop(), restore)
-        if r:
-            out.append(r)
-    r = step(None, restore)  # end-of-queue: these decoders restore nothing here
-    if r:
+    def emit(r):
+        nonlocal start
+        if r is None:
+            return
         out.append(r)
+        at = n - len(queue)
+        if r is ERROR and errors is not None:
+            errors.append((start, at - start))
+        start = at
+
+    while queue:
+        emit(step(queue.pop(), restore))
+    emit(step(None, restore))  # end-of-queue: these decoders restore nothing here
     return "".join(out)
 
 
-def gb18030(data: bytes, *, old_index=(), restore_null_four_byte=False) -> str:
+def gb18030(data: bytes, *, old_index=(), restore_null_four_byte=False, errors=None) -> str:
     """The gb18030 decoder (also GBK's).
 
     :param old_index: ``(pointer, code point)`` pairs replacing index entries (T20: the oracle's
@@ -171,26 +191,26 @@ def gb18030(data: bytes, *, old_index=(), restore_null_four_byte=False) -> str:
         if b is None:
             if first or second or third:
                 first = second = third = 0
-                return FFFD
+                return ERROR
             return None
         if third:
             if not 0x30 <= b <= 0x39:
                 restore(second, third, b)
                 first = second = third = 0
-                return FFFD
+                return ERROR
             cp = gb18030_ranges_code_point(((first - 0x81) * 12600) + ((second - 0x30) * 1260)
                                            + ((third - 0x81) * 10) + b - 0x30)
             if cp is None and restore_null_four_byte:
                 restore(second, third, b)
             first = second = third = 0
-            return FFFD if cp is None else chr(cp)
+            return ERROR if cp is None else chr(cp)
         if second:
             if 0x81 <= b <= 0xFE:
                 third = b
                 return None
             restore(second, b)
             first = second = 0
-            return FFFD
+            return ERROR
         if first:
             if 0x30 <= b <= 0x39:
                 second = b
@@ -205,7 +225,7 @@ def gb18030(data: bytes, *, old_index=(), restore_null_four_byte=False) -> str:
                 return chr(cp)
             if b < 0x80:
                 restore(b)
-            return FFFD
+            return ERROR
         if b < 0x80:
             return chr(b)
         if b == 0x80:
@@ -213,15 +233,15 @@ def gb18030(data: bytes, *, old_index=(), restore_null_four_byte=False) -> str:
         if 0x81 <= b <= 0xFE:
             first = b
             return None
-        return FFFD
+        return ERROR
 
-    return _run(data, step)
+    return _run(data, step, errors)
 
 
 BIG5_PAIRS = {1133: "\u00ca\u0304", 1135: "\u00ca\u030c", 1164: "\u00ea\u0304", 1166: "\u00ea\u030c"}
 
 
-def big5(data: bytes) -> str:
+def big5(data: bytes, *, errors=None) -> str:
     """The Big5 decoder (the oracle agrees)."""
     table = index("big5")
     lead = 0
@@ -231,7 +251,7 @@ def big5(data: bytes) -> str:
         if b is None:
             if lead:
                 lead = 0
-                return FFFD
+                return ERROR
             return None
         if lead:
             leading, lead = lead, 0
@@ -246,18 +266,18 @@ def big5(data: bytes) -> str:
                 return chr(cp)
             if b < 0x80:
                 restore(b)
-            return FFFD
+            return ERROR
         if b < 0x80:
             return chr(b)
         if 0x81 <= b <= 0xFE:
             lead = b
             return None
-        return FFFD
+        return ERROR
 
-    return _run(data, step)
+    return _run(data, step, errors)
 
 
-def euc_jp(data: bytes, *, restore_non_trail=False) -> str:
+def euc_jp(data: bytes, *, restore_non_trail=False, errors=None) -> str:
     """The EUC-JP decoder.
 
     :param restore_non_trail: the oracle's older text: after a lead, any byte outside 0xA1-0xFE
@@ -272,7 +292,7 @@ def euc_jp(data: bytes, *, restore_non_trail=False) -> str:
         if b is None:
             if lead:
                 lead = 0
-                return FFFD
+                return ERROR
             return None
         if lead == 0x8E and 0xA1 <= b <= 0xDF:
             lead = 0
@@ -290,18 +310,18 @@ def euc_jp(data: bytes, *, restore_non_trail=False) -> str:
                 return chr(cp)
             if b < 0x80 or (restore_non_trail and not 0xA1 <= b <= 0xFE):
                 restore(b)
-            return FFFD
+            return ERROR
         if b < 0x80:
             return chr(b)
         if b in (0x8E, 0x8F) or 0xA1 <= b <= 0xFE:
             lead = b
             return None
-        return FFFD
+        return ERROR
 
-    return _run(data, step)
+    return _run(data, step, errors)
 
 
-def shift_jis(data: bytes) -> str:
+def shift_jis(data: bytes, *, errors=None) -> str:
     """The Shift_JIS decoder (the oracle agrees)."""
     table = index("jis0208")
     lead = 0
@@ -311,7 +331,7 @@ def shift_jis(data: bytes) -> str:
         if b is None:
             if lead:
                 lead = 0
-                return FFFD
+                return ERROR
             return None
         if lead:
             leading, lead = lead, 0
@@ -327,7 +347,7 @@ def shift_jis(data: bytes) -> str:
                 return chr(cp)
             if b < 0x80:
                 restore(b)
-            return FFFD
+            return ERROR
         if b <= 0x80:
             return chr(b)
         if 0xA1 <= b <= 0xDF:
@@ -335,12 +355,12 @@ def shift_jis(data: bytes) -> str:
         if 0x81 <= b <= 0x9F or 0xE0 <= b <= 0xFC:
             lead = b
             return None
-        return FFFD
+        return ERROR
 
-    return _run(data, step)
+    return _run(data, step, errors)
 
 
-def euc_kr(data: bytes, *, restore_only_without_pointer=False) -> str:
+def euc_kr(data: bytes, *, restore_only_without_pointer=False, errors=None) -> str:
     """The EUC-KR decoder.
 
     :param restore_only_without_pointer: the oracle's older text: an ASCII byte after a lead is
@@ -355,7 +375,7 @@ def euc_kr(data: bytes, *, restore_only_without_pointer=False) -> str:
         if b is None:
             if lead:
                 lead = 0
-                return FFFD
+                return ERROR
             return None
         if lead:
             leading, lead = lead, 0
@@ -367,12 +387,12 @@ def euc_kr(data: bytes, *, restore_only_without_pointer=False) -> str:
                 return chr(cp)
             if b < 0x80 and (pointer is None or not restore_only_without_pointer):
                 restore(b)
-            return FFFD
+            return ERROR
         if b < 0x80:
             return chr(b)
         if 0x81 <= b <= 0xFE:
             lead = b
             return None
-        return FFFD
+        return ERROR
 
-    return _run(data, step)
+    return _run(data, step, errors)

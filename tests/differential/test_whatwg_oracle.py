@@ -22,7 +22,7 @@ import pytest
 import whatwg_reference as ref
 from paths import DATA, REPO
 
-from onemail.text import charsets, for_label
+from onemail.text import TextIssue, charsets, for_label
 
 RECORDING = DATA / "whatwg-oracle"
 ORACLE_DIR = REPO / "tools" / "whatwg-oracle"
@@ -148,6 +148,22 @@ def test_reference_matches_oracle(name):
     """The written-out standard decoders differ from the oracle by exactly the pinned rules
     (so the rules hold without onemail's decoders, and the reference is checked too)."""
     assert _compare(name, _STANDARD[name]) == _expected_counts(name)
+
+
+@pytest.mark.parametrize("name", sorted(_STANDARD))
+def test_cjk_issues_match_reference(name):
+    """onemail's issues (byte offset, length) are the errors of the written-out standard decoder:
+    each error covers the bytes it consumed, a restored byte is not part of it. Inputs: the
+    recorded random streams and every 5th case of the other groups."""
+    cs = for_label(name)
+    kind = cs._codec.invalid_kind
+    for group, inputs, _ in load(name):
+        for data in inputs if group == "random" else inputs[::5]:
+            errors: list[tuple[int, int]] = []
+            text = _STANDARD[name](data, errors=errors)
+            issues = []
+            assert cs.decode(data, issues, 3) == text, data.hex(" ")
+            assert issues == [TextIssue(kind, 3 + o, n) for o, n in errors], data.hex(" ")
 
 
 def test_live_oracle_agrees_with_recording():
