@@ -242,3 +242,10 @@ def test_hz_encoder_unencodable():
     issues = []
     assert for_label("hz-gb-2312").encode("己\ud55c己~", issues) == b"~{<:~}?~{<:~}~~"
     assert issues == [TextIssue(IssueKind.UNENCODABLE, 1, 1)]
+
+
+def test_cp50221_encoder_writes_no_jis_x_0212():
+    """CPython's iso2022_jp_ext would write U+00A1 in JIS X 0212, outside cp50221's repertoire."""
+    issues = []
+    assert for_label("cp50221").encode("\u00a1\uff71", issues) == b"?\x1b(I1\x1b(B"
+    assert issues == [TextIssue(IssueKind.UNENCODABLE, 0, 1)]

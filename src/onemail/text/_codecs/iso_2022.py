@@ -56,7 +56,7 @@ g2 << 9`` (set numbers below; 0 is the initial state), for HZ 1 in GB mode. An e
 a ``~`` or a lead byte at the end of an unfinished chunk is held back.
 
 **Encoding** uses CPython's stateful codecs (``iso2022_jp``, ``_1``, ``_2``, ``_3``,
-``iso2022_jp_ext`` for cp50221/cp50222, ``iso2022_kr``); HZ is written here (CPython's ``hz``
+``iso2022_jp_ext`` for cp50221/cp50222 without its JIS X 0212, ``iso2022_kr``); HZ is written here (CPython's ``hz``
 leaves a ``~`` after GB text unescaped) from onemail's GBK encoder. A character they cannot
 write becomes ``?`` with ``Unencodable``.
 """
@@ -392,7 +392,41 @@ class Iso2022Codec(Codec):
         return out.finish(), size if consumed is None else consumed, new_state or None
 
     def encode(self, text, issues):
+        if self._python_name == "iso2022_jp_ext" and not text.isascii():
+            text = _only_jis_x_0208_and_kana(text, issues)
         return encode_with(self._python_name, text, issues)
+
+
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+_cp5022x_ok: dict[str, bool] = {}
+
+
+def _only_jis_x_0208_and_kana(text: str, issues: list | None) -> str:
+    """Replace what cp50221/cp50222 lack with ``?`` (``Unencodable``) before CPython's
+    ``iso2022_jp_ext`` sees it: that codec would write JIS X 0212, outside their repertoire."""
+    bad: list[int] = []
+    for m in _NON_ASCII.finditer(text):
+        ch = m.group()
+        ok = _cp5022x_ok.get(ch)
+        if ok is None:
+            ok = "\uff61" <= ch <= "\uff9f"
+            if not ok:
+                try:
+                    ch.encode("iso2022_jp")
+                    ok = True
+                except UnicodeEncodeError:
+                    ok = False
+            _cp5022x_ok[ch] = ok
+        if not ok:
+            bad.append(m.start())
+    if not bad:
+        return text
+    if issues is not None:
+        issues.extend(TextIssue(IssueKind.UNENCODABLE, i, 1) for i in bad)
+    chars = list(text)
+    for i in bad:
+        chars[i] = "?"
+    return "".join(chars)
 
 
 def _g2_char(g2: int, c: int) -> str | None:
@@ -488,7 +522,7 @@ _hz_pairs: dict[str, bytes | None] = {}
 def _hz_encode(text: str, issues: list | None) -> bytes:
     """Encode HZ-GB-2312 (RFC 1843): ASCII with ``~~`` for ``~``; GB 2312 in ``~{ ... ~}``.
 
-    GB 2312 characters are found with onemail's GBK encoder (pairs with both bytes in
+    GB 2312 characters are found with onemail's GBK encoder (lead 0xA1..0xF7, trail
     0xA1..0xFE, written with the high bit cleared), so the decoder reads back exactly what was
     written; others become ``?`` with ``Unencodable`` (CPython's ``hz`` encoder is not used:
     it leaves a ``~`` after GB text unescaped).
@@ -504,7 +538,8 @@ def _hz_encode(text: str, issues: list | None) -> bytes:
             pair = _hz_pairs.get(ch, b"")
             if pair == b"":
                 enc = _euc_decoder("gbk").encode(ch, [])
-                ok = len(enc) == 2 and enc[0] >= 0xA1 and enc[1] >= 0xA1
+                # GB 2312's rows 1-87 (lead 0xA1-0xF7); a lead 0xFE would be HZ's "~".
+                ok = len(enc) == 2 and 0xA1 <= enc[0] <= 0xF7 and enc[1] >= 0xA1
                 pair = _hz_pairs[ch] = bytes((enc[0] & 0x7F, enc[1] & 0x7F)) if ok else None
             if pair is None:
                 if gb:
