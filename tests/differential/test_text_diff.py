@@ -63,7 +63,7 @@ def test_every_rule_names_a_documented_ambiguity():
     explain = _load("explain")
     register = (REPO / "docs" / "ambiguities.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^### (T\d+) ", register, re.M))
-    rules = explain.RULES + explain.PARAM_RULES + [r for r, _ in explain.NORMALIZERS]
+    rules = explain.RULES + explain.PARAM_RULES + [r for r, _ in explain.NORMALIZERS + explain.MASKS]
     assert {r.id for r in rules} <= documented
 
 
