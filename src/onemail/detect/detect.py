@@ -69,6 +69,10 @@ SAMPLE_BYTES = 2048
 #: on the visible corpora 1 200 characters decide as the whole 4 KiB sample does on all but
 #: 2 of 1 694 files, at a third of the cost.
 SCORE_CHARS = 400
+#: Confidence of UTF-8 whose text :func:`onemail.detect.repair` would change (D14): the
+#: label is right (the bytes are UTF-8), but the text is mojibake, so 100 would claim a clean
+#: text.
+MOJIBAKE_CONFIDENCE = 50
 #: Bytes scored for a UTF-16 reading the halving rule applies to (it can reach 50 at most).
 UTF16_HALVED_BYTES = 512
 #: The runner-up scores of a file the UTF-8 rule decides are computed on this many bytes:
@@ -302,7 +306,14 @@ def detect(data) -> Detection:
     if data.isascii():  # NULs but no shape: ASCII control data
         return _seven_bit(data)
     sample = _sample(data, UTF8_RUNNER_UP_BYTES)
-    return _rank(sample, sample, forced_utf8=True)
+    found = _rank(sample, sample, forced_utf8=True)
+    if found.confidence > MOJIBAKE_CONFIDENCE:
+        from .repair import repair
+
+        if repair(sample.decode("utf-8", "ignore")).steps:
+            # valid UTF-8 of mojibake: the charset is right, the text is not clean (D14)
+            return Detection(found.charset, MOJIBAKE_CONFIDENCE, found.candidates)
+    return found
 
 
 _DECLARATION = re.compile(

@@ -137,11 +137,12 @@ def _build():
         nonlatin = bytes(b for b in range(256) if t[b].isalpha() and ord(t[b]) >= 0x370)
         ub = [max((m[1][b] for m in models), default=math.log(FLOOR)) for b in range(256)]
         pages[label] = (models, bytes(good), nonlatin, ub)
-    weights = {}
-    for freq in langs.values():
-        for ch, n in freq.items():
-            if n > weights.get(ch, 0):
-                weights[ch] = n
+    weights: dict[str, int] = {}
+    for folded in folded_langs.values():
+        for ch, n in folded.items():
+            for variant in {ch, ch.upper() if len(ch.upper()) == 1 else ch}:
+                if n > weights.get(variant, 0):
+                    weights[variant] = n
     lang_share = {lang: (math.log(v), math.log(1 - v)) for lang, v in shares.items()}
     return pages, weights, lang_share
 
@@ -266,6 +267,25 @@ def good_share(counts: list[tuple[int, int]], label: str) -> float:
     return sum(n for b, n in counts if good[b]) / total if total else 0.0
 
 
+_letters_by_lang: dict[str, dict[str, int]] = {}
+
+
+def language_letters() -> dict[str, dict[str, int]]:
+    """Return ``{language: {lower-case character: frequency per 100 000}}`` (case folded)."""
+    if not _letters_by_lang:
+        from ._tables.language import LANGUAGES
+
+        for lang, (_share, chars, freqs) in LANGUAGES.items():
+            folded: dict[str, int] = {}
+            for ch, n in zip(chars, freqs, strict=True):
+                f = ch.lower() if len(ch.lower()) == 1 else ch
+                folded[f] = folded.get(f, 0) + n
+            if folded:
+                _letters_by_lang[lang] = folded
+    return _letters_by_lang
+
+
 def char_weights() -> dict[str, int]:
-    """Return ``{character: highest frequency per 100 000 in any language}``."""
+    """Return ``{character: highest frequency per 100 000 in any language}``, case folded
+    (``Ê`` weighs what ``ê`` does)."""
     return _get()[1]

@@ -110,7 +110,7 @@ def _sets():
 class Counts:
     """Character counts of one text (see the module docstring for the classes)."""
 
-    __slots__ = ("wedged", "chars", "neutral", "noise", "latin", "greek", "cyrillic", "hebrew", "arabic",
+    __slots__ = ("wedged", "wedged_both", "suspect", "chars", "neutral", "noise", "latin", "greek", "cyrillic", "hebrew", "arabic",
                  "thai", "han", "kana", "hangul", "half_kana", "other", "common", "jis1", "fffd")
 
     def scripted(self) -> int:
@@ -157,7 +157,7 @@ def classify(text: str) -> Counts:
         c.noise = noise
         c.latin = c.greek = c.cyrillic = c.hebrew = c.arabic = c.thai = 0
         c.han = c.kana = c.hangul = c.half_kana = c.other = c.common = c.jis1 = c.fffd = 0
-        c.wedged = 0
+        c.wedged = c.wedged_both = c.suspect = 0
         return c
     u = text.encode("utf-16-be", "surrogatepass")
     raw, lo = u[::2], u[1::2]
@@ -201,19 +201,26 @@ def classify(text: str) -> Counts:
     if han or hangul:
         east |= _mask(raw, _HAN_OR_HANGUL)
     c.fffd = fffd
-    wedged = 0
+    wedged = both = suspect = 0
     if east:
         # An East Asian character with no East Asian neighbour and an ASCII letter beside it
         letters = z & _mask(lo, _ASCII_LETTER)
-        iso = east & ~(east << 8) & ~(east >> 8) & ((letters << 8) | (letters >> 8))
+        beside = (letters << 8) | (letters >> 8)
+        lone = east & ~(east << 8) & ~(east >> 8)
+        iso = lone & beside
+        # (for repair: alone, or touching an ASCII letter)
+        suspect = (lone | (east & beside)).bit_count()
         if iso:
             wedged = iso.bit_count()
+            both = (iso & (letters << 8) & (letters >> 8)).bit_count()
             # ... is no evidence for its script: it counts as noise instead.
             hangul -= (iso & _mask(raw, _IS_HANGUL)).bit_count()
             han_iso = (iso & _mask(raw, _IS_HAN)).bit_count()
             kana -= (iso & k30).bit_count()
             half -= (iso & ff).bit_count()
     c.wedged = wedged
+    c.wedged_both = both
+    c.suspect = suspect
     c.hangul = hangul
     c.kana = kana
     c.half_kana = half

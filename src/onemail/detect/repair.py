@@ -1,0 +1,432 @@
+"""Mojibake repair (spec 004 "Repair", "The script guard").
+
+:func:`repair` runs at most four rounds. Each round tries every ``(wrong, right)`` pair: the
+text is encoded with ``wrong`` (the code page that was applied by mistake) and decoded with
+``right`` (the code page the bytes really were in):
+
+* ``wrong`` in ``windows-1252, iso-8859-1, gbk, big5, shift_jis, euc-kr`` (the design) and
+  ``windows-1251`` (D9: UTF-8 read as windows-1251 is a real chain of the mojibake corpus,
+  ``РќР°`` for ``На``);
+* ``right`` in ``utf-8, gbk, big5, shift_jis, euc-kr, windows-1252, iso-8859-1``.
+
+A step is accepted only when both the encode and the decode have **zero errors** and the
+repair score rises by **more than 4 points** (the margin stops "repairing" fine text into
+something marginally more frequent). The best step of a round wins (ties in pair order).
+UTF-16 is in neither list: allowing it turned Chinese into Hangul.
+
+**The script guard** (hard veto, D10): a step may not move text between Han/kana and Hangul, in
+either direction. Han and kana form one group because Japanese writes both: the mojibake of
+Japanese UTF-8 read as Shift_JIS is kanji-dominant while the repaired text is kana-dominant.
+Latin and script-less text may go anywhere.
+
+**The repair score** (D11) is :func:`onemail.detect.scoring.score_counts` minus ``5`` per
+*UTF-8 signature* (at most 8 counted): a character that windows-1252 / ISO-8859-1 /
+windows-1251 writes for a UTF-8 lead byte (``0xC2..0xF4``) followed by one it writes for a
+continuation byte (``0x80..0xBF``), as in ``Ã©``, ``â€™``, ``Ð°``, ``Р°``. The design's score
+alone cannot see Latin mojibake (``FÃ¶rstÃ¥r`` and ``Förstår`` score the same); 5 points per
+signature exceed the 4-point margin, so one ``Ã©`` in a long sentence is enough, and the
+zero-error rule keeps clean text (whose non-ASCII characters almost never form valid UTF-8)
+untouched: measured, no change to the 1 520 originals of ``synthetic.jsonl`` nor to the
+negative cases of ``ftfy-cases``.
+
+Encoding as windows-1252 uses onemail's WHATWG table, so the five bytes the standard maps to
+C1 controls (``0x81 0x8D 0x8F 0x90 0x9D``) survive: ``â\\x9d¤`` repairs to ``❤``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from .scoring import classify, score_counts
+
+__all__ = ["Repair", "repair", "apply_steps", "render_chain", "PAIRS"]
+
+WRONG = ("windows-1252", "iso-8859-1", "gbk", "big5", "shift_jis", "euc-kr", "windows-1251",
+         "windows-1250", "macintosh", "ibm437")
+RIGHT = ("utf-8", "gbk", "big5", "shift_jis", "euc-kr", "windows-1252", "iso-8859-1")
+#: Every ``(wrong, right)`` pair in the order ties resolve to.
+#: Pages beyond the design that are only ever UTF-8 read wrongly (D9): their only pair is
+#: ``(page, utf-8)``, and it needs two of the page's UTF-8-reading runs in the text (one for
+#: windows-1251, whose chain the mojibake corpus shows).
+UTF8_ONLY = ("windows-1251", "windows-1250", "macintosh", "ibm437")
+_MIN_RUNS = {"windows-1251": 1, "windows-1250": 2, "macintosh": 2, "ibm437": 2}
+PAIRS: tuple[tuple[str, str], ...] = tuple(
+    (w, r) for w in WRONG for r in RIGHT if w != r and (w not in UTF8_ONLY or r == "utf-8"))
+#: At most this many rounds (spec 004).
+MAX_ROUNDS = 4
+#: A step must raise the score by more than this (spec 004 "the 4-point margin").
+MARGIN = 4
+#: Points per UTF-8 signature or isolated East Asian character (D11), and per rare character.
+SIGNATURE_POINTS = 5
+RARE_POINTS = 3
+#: Points per East Asian character alone with an ASCII letter on one side only ("太exotic").
+ISOLATED_POINTS = 2
+
+# CPython codec (or onemail table) behind each name.
+_PY = {"utf-8": "utf-8", "gbk": "gbk", "big5": "big5", "shift_jis": "cp932", "euc-kr": "euc_kr",
+       "iso-8859-1": "latin-1", "windows-1251": "cp1251"}
+_TABLES = ("windows-1252", "windows-1250", "macintosh", "ibm437")
+#: Pages whose UTF-8 readings are also repaired piecewise (D13).
+_SEGMENT_PAGES = ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "macintosh", "ibm437")
+
+_maps: dict[str, tuple[str, dict]] = {}
+
+
+def _table(name: str) -> tuple[str, dict]:
+    m = _maps.get(name)
+    if m is None:
+        from ..text._tables.single_byte import TABLES
+
+        table = TABLES[name]
+        m = _maps[name] = (table, codecs.charmap_build(table))
+    return m
+
+
+def _encode(text: str, name: str) -> bytes | None:
+    try:
+        if name in _TABLES:
+            return codecs.charmap_encode(text, "strict", _table(name)[1])[0]
+        return text.encode(_PY[name])
+    except UnicodeEncodeError:
+        return None
+
+
+def _decode(data: bytes, name: str) -> str | None:
+    try:
+        if name in _TABLES:
+            text = codecs.charmap_decode(data, "strict", _table(name)[0])[0]
+        else:
+            text = data.decode(_PY[name])
+    except UnicodeDecodeError:
+        return None
+    return text
+
+
+def _signature_re() -> re.Pattern:
+    leads, conts = set(), set()
+    for name in ("windows-1252", "iso-8859-1", "windows-1251"):
+        for b in range(0xC2, 0xF5):
+            c = _decode(bytes((b,)), name)
+            if c:
+                leads.add(c)
+        for b in range(0x80, 0xC0):
+            c = _decode(bytes((b,)), name)
+            if c:
+                conts.add(c)
+
+    def cls(chars):
+        return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
+
+    conts.discard("\xa0")
+    # A no-break space after a letter is ordinary text ("SELK\u00c4\xa0EDELL\u00c4"); after
+    # "Ã" or "Â" it is the UTF-8 of à or of a no-break space.
+    return re.compile(cls(leads) + cls(conts) + "|[\u00c2\u00c3]\xa0")
+
+
+_SIGNATURE: re.Pattern | None = None
+
+
+def signatures(text: str) -> int:
+    """Count UTF-8 signatures in ``text`` (see the module docstring)."""
+    global _SIGNATURE
+    if _SIGNATURE is None:
+        _SIGNATURE = _signature_re()
+    return len(_SIGNATURE.findall(text))
+
+
+_GOOD: re.Pattern | None = None
+
+
+def alphabet_letters(text: str) -> int:
+    """Count the letters of non-Latin alphabets (Greek, Cyrillic, Hebrew, Arabic, Thai) in
+    ``text`` that are common in some language: the alphabetic counterpart of the common
+    ideographs in the frequency signal (D11). Latin letters get no such credit: mojibake has
+    more accented Latin letters than the text it came from."""
+    global _GOOD
+    if _GOOD is None:
+        from .langmodel import GOOD, char_weights
+
+        chars = sorted(ch for ch, n in char_weights().items()
+                       if n >= GOOD and ch.isalpha() and ord(ch) >= 0x370)
+        _GOOD = re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]")
+    return len(_GOOD.findall(text))
+
+
+_RARE: re.Pattern | None = None
+
+
+def rare_chars(text: str) -> int:
+    """Count non-ASCII characters that are neither a common letter of some language, nor East
+    Asian, nor common punctuation or symbols (D11): C1 controls, combining marks, box drawing,
+    private use, the ``ƒ ˆ ‰ Š ‹`` of windows-1252 readings, Hebrew points..."""
+    global _RARE
+    if _RARE is None:
+        from .langmodel import GOOD, char_weights
+
+        chars = sorted(ch for ch, n in char_weights().items() if n >= GOOD)
+        allowed = (COMMON_SYMBOLS + r"\u3000-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+                   r"\uff01-\uff60\ufe30-\ufe4f")
+        _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
+    return len(_RARE.findall(text)) + len(_STRAY.findall(text))
+
+
+#: Punctuation and symbols that are not rare in text: ASCII, the common Latin-1 ones (no-break
+#: space, ¡ £ ¥ § © « ® ° ± ´ · » ¿ ½ × ÷), general punctuation, currency, ™, arrows and
+#: mathematical operators, box drawing and geometric shapes (DOS text).
+COMMON_SYMBOLS = (r"\x00-\x7f\xa0\xa1\xa3\xa5\xa7\xa9\xab\xae\xb0\xb1\xb4\xb7\xbb\xbd\xbf"
+                  r"\xd7\xf7\u2010-\u2027\u2030-\u205e\u20a0-\u20bf\u2122\u2190-\u22ff"
+                  r"\u2500-\u25ff")
+# A letter of a non-Latin alphabet between ASCII letters or digits ("5\u05e335"): stray.
+_STRAY = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f](?=[A-Za-z0-9])")
+
+
+def _score(text: str) -> tuple[float, str, object]:
+    """Return ``(repair score, script group, counts)`` of ``text``."""
+    c = classify(text)
+    s = score_counts(c, 0, good=alphabet_letters(text) if c.greek + c.cyrillic + c.hebrew
+                     + c.arabic + c.thai else 0)
+    if not text.isascii():
+        east = c.han + c.kana + c.hangul + c.half_kana + c.wedged
+        ascii_letters = len(text) - len(text.encode("ascii", "ignore").translate(None, _LETTERS))
+        # East Asian characters alone or touching ASCII letters in Latin prose ("bi 탑ivih",
+        # "slechts 茅茅n") are as telling as a signature; in mostly East Asian text
+        # ("太exotic了！") they are ordinary mixing
+        if ascii_letters >= 4 * east:
+            s -= SIGNATURE_POINTS * c.suspect
+        else:
+            s -= ISOLATED_POINTS * c.wedged
+        s -= SIGNATURE_POINTS * signatures(text) + RARE_POINTS * rare_chars(text)
+    hanja = c.han + c.kana
+    alpha = c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai
+    top = max(hanja, c.hangul, alpha, c.latin + c.other + c.half_kana)
+    if not top or top == c.latin + c.other + c.half_kana:
+        group = "other"  # Latin or script-less: may go anywhere
+    elif top == c.hangul:
+        group = "hangul"
+    elif top == hanja:
+        group = "han"
+    else:
+        group = "alpha"
+    return s, group, c
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """The result of :func:`repair`.
+
+    :ivar text: the repaired ``str`` (the input itself when nothing was repaired).
+    :ivar steps: the ``(wrong, right)`` pairs applied, in order; replay with
+        :func:`apply_steps`, show with :func:`render_chain`.
+    """
+
+    text: str
+    steps: tuple[tuple[str, str], ...]
+
+
+def _vetoed(old: str, new: str, right: str) -> bool:
+    """The script guard (spec 004; D10): True when a step may not move ``old`` to ``new``."""
+    if {old, new} == {"han", "hangul"}:
+        return True  # Han/kana <-> Hangul is never a repair (你好 -> 콱봤)
+    # A non-Latin alphabet (Cyrillic, Greek...) does not become East Asian through two East
+    # Asian code pages (Cyrillic -> Hangul via big5 -> euc-kr); only a UTF-8 reading may.
+    return old == "alpha" and new in ("han", "hangul") and right != "utf-8"
+
+
+_LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
+_CJK_PAGES = frozenset(("gbk", "big5", "shift_jis", "euc-kr"))
+
+
+CONSISTENT = 0.8
+
+
+def _consistent(text: str) -> bool:
+    """True when the non-ASCII letters of ``text`` are mostly common in one language."""
+    from .langmodel import GOOD, language_letters
+
+    letters = [ch for ch in text if ord(ch) >= 0x80 and ch.isalpha()]
+    if not letters:
+        return True
+    best = max(sum(1 for ch in letters if common.get(ch.lower(), 0) >= GOOD)
+               for common in language_letters().values())
+    return best >= CONSISTENT * len(letters)
+
+
+def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> bool:
+    """Structural conditions of a step (D10), on the counts of its input and output.
+
+    * A CJK ``wrong`` page means the input was decoded by it, so it holds East Asian
+      characters (``4288×…`` was never read as GBK).
+    * A CJK ``right`` page must produce at least two East Asian characters and no isolated
+      one (``[x]\xa0©`` is not the GBK of one ideograph).
+    * CJK to CJK (``gbk -> big5``) needs an East Asian input (box drawing is not Big5 read as
+      GBK).
+    * A step that brings letters of a non-Latin alphabet brings at least two.
+    * Western text read as a CJK page (``wrong`` CJK, ``right`` windows-1252 or ISO-8859-1)
+      comes back as the letters of one language: at least ``CONSISTENT`` of its non-ASCII
+      letters are common in a single language (``Ó£MuretøúãÆ`` mixes Danish and Portuguese).
+    """
+    old_east = old.han + old.kana + old.hangul + old.half_kana + old.wedged
+    if wrong in _CJK_PAGES and not old_east:
+        return False
+    old_alpha = old.greek + old.cyrillic + old.hebrew + old.arabic + old.thai
+    new_alpha = new.greek + new.cyrillic + new.hebrew + new.arabic + new.thai
+    if new_alpha > old_alpha and new_alpha < 2:
+        return False  # one Hebrew letter from "×”" is not a word
+    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(new_text):
+        return False
+    if right in _CJK_PAGES:
+        new_east = new.han + new.kana + new.hangul + new.half_kana
+        if new_east < 2 or new.wedged:
+            return False
+    return True
+
+
+def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | None:
+    """Apply one step to all of ``text``; else (``segments``) to its UTF-8-looking runs."""
+    data = _encode(text, wrong)
+    if data is not None and not data.isascii():
+        out = _decode(data, right)
+        if out is not None:
+            return out
+    if segments and right == "utf-8" and wrong in _SEGMENT_PAGES:
+        return _apply_segments(text, wrong)
+    return None
+
+
+_segment_res: dict[str, re.Pattern] = {}
+
+
+def _segment_re(page: str) -> re.Pattern:
+    """Compile the pattern of ``page``'s readings of UTF-8 multi-byte sequences."""
+    r = _segment_res.get(page)
+    if r is None:
+        def chars(lo, hi):
+            out = (_decode(bytes((b,)), page) for b in range(lo, hi + 1))
+            return "[" + "".join(re.escape(c) for c in out if c) + "]"
+
+        cont = chars(0x80, 0xBF)
+        r = _segment_res[page] = re.compile(
+            f"{chars(0xC2, 0xDF)}{cont}|{chars(0xE0, 0xEF)}{cont}{{2}}|{chars(0xF0, 0xF4)}{cont}{{3}}")
+    return r
+
+
+def _apply_segments(text: str, page: str) -> str | None:
+    """Decode as UTF-8 each run that ``page`` made of a valid UTF-8 sequence (D13).
+
+    The whole text does not decode (it mixes mojibake with characters the page cannot
+    encode, or a lone continuation byte); each replaced run decodes with zero errors, the rest
+    stays as it is. Returns None when no run changes.
+    """
+    changed = False
+
+    def fix(m: re.Match) -> str:
+        nonlocal changed
+        data = _encode(m.group(), page)
+        out = _decode(data, "utf-8") if data is not None else None
+        if out is None:
+            return m.group()
+        changed = True
+        return out
+
+    out = _segment_re(page).sub(fix, text)
+    return out if changed else None
+
+
+def repair(text: str) -> Repair:
+    """Undo mojibake in ``text`` (spec 004 "Repair"; rules in the module docstring).
+
+    :param text: a ``str`` that may be mojibake (text decoded with the wrong code page).
+    :returns: :class:`Repair` ``(text, steps)``; ``steps`` is empty when nothing was changed.
+        Never raises on any ``str``.
+    :raises TypeError: ``text`` is not a ``str``.
+
+    >>> r = repair("FÃ¶rstÃ¥r inte")
+    >>> r.text, render_chain(r.steps)
+    ('Förstår inte', 'windows-1252 -> utf-8')
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    steps: list[tuple[str, str]] = []
+    if text.isascii():
+        return Repair(text, ())
+    current = text
+    for _ in range(MAX_ROUNDS):
+        base, group, counts = _score(current)
+        best = _round(current, base, group, counts, False) or _round(current, base, group, counts, True)
+        if best is None:
+            break
+        _, wrong, right, current = best
+        steps.append((wrong, right))
+    return Repair(current, tuple(steps))
+
+
+def _round(current, base, group, counts, segments):
+    """Return the best accepted ``(key, wrong, right, text)`` of one round, or None.
+
+    Whole-text steps first; the piecewise UTF-8 readings (D13) only when no whole-text step
+    is accepted, and only when they remove UTF-8 signatures.
+    """
+    best = None
+    for wrong, right in PAIRS:
+        if wrong in UTF8_ONLY and len(_segment_re(wrong).findall(current)) < _MIN_RUNS[wrong]:
+            continue
+        if segments:
+            if right != "utf-8" or wrong not in _SEGMENT_PAGES:
+                continue
+            if _apply(current, wrong, right, segments=False) is not None:
+                continue  # the whole text decodes: tried in the first pass
+            out = _apply_segments(current, wrong)
+            if out is None or signatures(out) >= signatures(current):
+                continue
+        else:
+            out = _apply(current, wrong, right, segments=False)
+        if out is None or out == current:
+            continue
+        score, new_group, new_counts = _score(out)
+        if score <= base + MARGIN:
+            continue
+        if not _plausible_step(wrong, right, counts, new_counts, out):
+            continue
+        if _vetoed(group, new_group, right):
+            continue
+        # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading
+        key = (right == "utf-8", score)
+        if best is None or key > best[0]:
+            best = (key, wrong, right, out)
+    return best
+
+
+def apply_steps(text: str, steps) -> str:
+    """Replay ``steps`` (as in :attr:`Repair.steps`) on ``text``; audit a repair.
+
+    :param text: the ``str`` the steps were found for.
+    :param steps: iterable of ``(wrong, right)`` names from :data:`PAIRS`.
+    :returns: the text after every step; a step that cannot apply cleanly leaves the text
+        unchanged (never raises on data).
+    :raises ValueError: a step names a code page outside :data:`PAIRS`.
+
+    >>> apply_steps("Ã©tÃ©", [("windows-1252", "utf-8")])
+    'été'
+    """
+    for step in steps:
+        wrong, right = step
+        if (wrong, right) not in PAIRS:
+            raise ValueError(f"steps: unknown pair {step!r}")
+        out = _apply(text, wrong, right)
+        if out is not None:
+            text = out
+    return text
+
+
+def render_chain(steps) -> str:
+    """Render ``steps`` as a chain, e.g. ``"windows-1252 -> utf-8"``.
+
+    Each step is written ``wrong -> right``, in the order applied, joined by ``", "``; no
+    steps give ``""``.
+
+    >>> render_chain([("windows-1252", "utf-8"), ("windows-1252", "utf-8")])
+    'windows-1252 -> utf-8, windows-1252 -> utf-8'
+    """
+    return ", ".join(f"{w} -> {r}" for w, r in steps)
