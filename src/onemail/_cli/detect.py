@@ -1,0 +1,50 @@
+"""``onemail detect FILE...`` and ``onemail repair TEXT``: charset detection and mojibake repair."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("detect", help="detect the charset of files (folders are walked)")
+    p.add_argument("paths", nargs="+", metavar="FILE", help="files or folders")
+    p.add_argument("--json", action="store_true", help="print one JSON object per file")
+    p.set_defaults(run=run_detect)
+    r = sub.add_parser("repair", help="repair mojibake in TEXT and show the chain")
+    r.add_argument("text", metavar="TEXT", help="the text ('-' reads standard input)")
+    r.add_argument("--json", action="store_true", help="print JSON: text, chain, steps")
+    r.set_defaults(run=run_repair)
+
+
+def run_detect(args) -> int:
+    from ..detect.scan import scan
+
+    status = 0
+    for row in scan(args.paths):
+        if row.error:
+            status = 1
+        if args.json:
+            print(json.dumps(row.to_json(), ensure_ascii=False))
+        elif row.error:
+            print(f"{row.path}: unreadable ({row.error})")
+        elif row.binary:
+            print(f"{row.path}: binary")
+        else:
+            extra = f", mojibake ({row.chain})" if row.repaired else ""
+            print(f"{row.path}: {row.charset} (confidence {row.confidence}){extra}")
+    return status
+
+
+def run_repair(args) -> int:
+    from ..detect import render_chain, repair
+
+    text = sys.stdin.read() if args.text == "-" else args.text
+    fixed = repair(text)
+    if args.json:
+        print(json.dumps({"text": fixed.text, "chain": render_chain(fixed.steps),
+                          "steps": [list(s) for s in fixed.steps]}, ensure_ascii=False))
+        return 0
+    print(fixed.text)
+    print(f"-- {render_chain(fixed.steps) or 'no repair'}", file=sys.stderr)
+    return 0
