@@ -19,7 +19,6 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from availability import missing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import any_bytes, split_points
@@ -30,8 +29,7 @@ CHARSETS = charsets.known_charsets()
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-PARAMS = [pytest.param(cs, id=cs.key, marks=pytest.mark.skip(reason=missing(cs)) if missing(cs) else ())
-          for cs in CHARSETS]
+PARAMS = [pytest.param(cs, id=cs.key) for cs in CHARSETS]
 
 
 def _invalid(issues):
