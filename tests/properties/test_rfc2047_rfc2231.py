@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from onemail.text import for_label
@@ -95,3 +95,20 @@ def test_fast_unfold_equals_the_fold_rule(data):
 
     assert _unfold_text(data) == _FOLD.sub(b"", data)
     assert decode_text(data) == _FOLD.sub(b"", data).decode("ascii")
+
+
+_JA = "日本語のテキスト漢字かなカナｶﾀｶﾅ、。ー abcABC123!?"
+_KO = "한국어메일텍스트입니다 abc"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["iso-2022-jp", "shift_jis", "euc-jp", "euc-kr", "iso-2022-kr"]), st.data())
+def test_round_trip_cjk_and_iso_2022(charset, data):
+    alphabet = _KO if "kr" in charset else _JA
+    s = data.draw(st.text(alphabet=alphabet, max_size=120))
+    unencodable: list = []
+    for_label(charset).encode(s, unencodable)
+    assume(not unencodable)  # ISO-2022-JP has no half-width katakana
+    out = encode(s, charset)
+    assert decode_text(out) == s
+    assert all(len(w) <= 75 for w in out.split(" ") if w.startswith("=?"))

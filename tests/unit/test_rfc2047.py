@@ -298,3 +298,32 @@ def test_package_re_exports_lazily():
     assert text.parse_header_params is rfc2231.parse_header_params
     assert text.ParameterCollector is rfc2231.ParameterCollector
     assert text.DecodedParameter is rfc2231.DecodedParameter
+
+
+# --- CJK and ISO-2022 charsets --------------------------------------------------------------------
+
+def test_cjk_words_shift_jis_and_iso_2022_jp():
+    assert dec("=?shift_jis?B?k/qWe4zq?= =?ISO-2022-JP?B?GyRCJUYlOSVIGyhC?=") == ("日本語テスト", [])
+
+
+def test_cjk_character_split_across_words_joined_as_bytes():
+    # 日 is 93 FA in Shift_JIS: the lead byte ends the first word
+    assert dec("=?shift_jis?Q?=93?= =?shift_jis?Q?=FA=96=7B?=") == ("日本", [])
+
+
+def test_cjk_invalid_bytes_reported_at_their_encoded_characters():
+    # 0x85 0x40 is unmapped in Shift_JIS: U+FFFD, then "@" (the trail byte is re-read as ASCII)
+    text, issues = dec("=?shift_jis?Q?a=85@?=")
+    assert text == "a\ufffd@"
+    assert issues == [(K.INVALID_SHIFT_JIS, 15, 3)]
+
+
+@pytest.mark.parametrize("charset", ["iso-2022-jp", "shift_jis", "euc-jp", "euc-kr", "iso-2022-kr",
+                                     "gb18030", "hz-gb-2312", "big5", "utf-7"])
+def test_encode_cjk_and_stateful_charsets_round_trip(charset):
+    text = {"euc-kr": "한국어 메일 텍스트 " * 5, "iso-2022-kr": "한국어 메일 텍스트 " * 5,
+            "gb18030": "中文测试邮件内容 " * 6, "hz-gb-2312": "中文测试邮件内容 " * 6,
+            "big5": "中文測試郵件內容 " * 6}.get(charset, "日本語のテキストとEnglish混在、長い件名 " * 3)
+    out = encode(text, charset)
+    assert all(len(w) <= 75 for w in out.split(" "))
+    assert decode_text(out) == text

@@ -213,3 +213,14 @@ def test_parse_stray_semicolons_and_junk():
 def test_parse_bytes_with_8bit_value():
     assert params(b'attachment; filename="caf\xe9.txt"') == (
         "attachment", [("filename", "café.txt", [(K.AMBIGUOUS_RAW_8BIT, 25, 1)])])
+
+
+def test_iso_2022_jp_extended_value():
+    assert resolve(("name*", "iso-2022-jp''%1B%24BF%7CK%5C%1B%28B.txt", 0)) == [
+        ("name", "日本.txt", "iso-2022-jp", None, "extended", [])]
+
+
+def test_euc_kr_character_split_between_sections():
+    # 한 is C7 D1 in EUC-KR: its two bytes are in two sections
+    assert resolve(("n*0*", "euc-kr''%C7", 0), ("n*1*", "%D1", 20)) == [
+        ("n", "한", "euc-kr", None, "continuation", [])]
