@@ -160,6 +160,8 @@ def _decode(data: bytes, codec: str) -> tuple[str, int]:
     errors = text.count("\ufffd")
     if codec == "utf-8":
         errors -= data.count(b"\xef\xbf\xbd")
+    if errors and text.endswith("\ufffd") and data[-1] >= 0x80:
+        errors -= 1  # a last character cut short by the sample or a prefix (D15)
     return text, errors
 
 
@@ -231,8 +233,12 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     language model ranks first (:mod:`onemail.detect.langmodel`; D8); the second loses
     ``LM_POINTS`` per nat of log-likelihood it trails by (at most ``LM_CAP``).
     """
-    counts, letters, adjacent = high_byte_counts(data)
-    ranked = rank_single_byte(counts, letters, adjacent)
+    if forced_utf8:
+        # the runner-ups only set the confidence: the design's two single-byte rows suffice
+        counts, ranked = [], [(0.0, "windows-1252", 0.0), (0.0, "iso-8859-1", 0.0)]
+    else:
+        counts, letters, adjacent = high_byte_counts(data)
+        ranked = rank_single_byte(counts, letters, adjacent)
     (ll1, sb1, fit1), (ll2, sb2, fit2) = ranked[0], ranked[1]
     rows = []
     for order, (label, codec) in enumerate(CANDIDATES):
@@ -246,7 +252,8 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             c = classify(text)
             high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
             fit = fit1 if label == sb1 else fit2
-            score = score_counts(c, errors, good=good_share(counts, label) * high * fit)
+            good = good_share(counts, label) * high * fit if counts else 0.0
+            score = score_counts(c, errors, good=good)
             if label == sb2:
                 score = max(0.0, score - min(LM_CAP, LM_POINTS * (ll1 - ll2)))
             rows.append((score, order, label, False))
@@ -298,19 +305,28 @@ def detect(data) -> Detection:
                 return _single(shape, 95)
     try:
         data.decode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
+        if exc.end == len(data) and exc.reason == "unexpected end of data":
+            # a last character cut short (a prefix, a truncated file) is no evidence (D15)
+            return _utf8(data)
         declared = _declared(data)
         if declared is not None:
             return _single(declared, DECLARED_CONFIDENCE)
         return _rank(data, _sample(data, SAMPLE_BYTES))
     if data.isascii():  # NULs but no shape: ASCII control data
         return _seven_bit(data)
+    return _utf8(data)
+
+
+def _utf8(data: bytes) -> Detection:
+    """The UTF-8 rule: the UTF-8 candidate is 100, the others only set the confidence."""
     sample = _sample(data, UTF8_RUNNER_UP_BYTES)
     found = _rank(sample, sample, forced_utf8=True)
     if found.confidence > MOJIBAKE_CONFIDENCE:
-        from .repair import repair
+        from .repair import repair, repair_possible
 
-        if repair(sample.decode("utf-8", "ignore")).steps:
+        text = sample.decode("utf-8", "ignore")
+        if repair_possible(text) and repair(text).steps:
             # valid UTF-8 of mojibake: the charset is right, the text is not clean (D14)
             return Detection(found.charset, MOJIBAKE_CONFIDENCE, found.candidates)
     return found

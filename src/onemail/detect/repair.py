@@ -398,6 +398,32 @@ def _round(current, base, group, counts, segments):
     return best
 
 
+_EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
+
+
+def repair_possible(text: str) -> bool:
+    """Return False when :func:`repair` certainly leaves ``text`` unchanged (a cheap test).
+
+    Checks only conditions every first-round step needs: a whole-text encode and decode with
+    zero errors (C codecs, no scoring), or a piecewise UTF-8 run. Used by
+    :func:`onemail.detect.detect` to keep the mojibake check of UTF-8 input cheap (D14).
+    """
+    if text.isascii():
+        return False
+    east = _EAST.search(text) is not None
+    for wrong, right in PAIRS:
+        if wrong in _CJK_PAGES and not east:
+            continue
+        if wrong in UTF8_ONLY and len(_segment_re(wrong).findall(text)) < _MIN_RUNS[wrong]:
+            continue
+        out = _apply(text, wrong, right, segments=False)
+        if out is not None and out != text:
+            return True
+        if right == "utf-8" and wrong in _SEGMENT_PAGES and _segment_re(wrong).search(text):
+            return True
+    return False
+
+
 def apply_steps(text: str, steps) -> str:
     """Replay ``steps`` (as in :attr:`Repair.steps`) on ``text``; audit a repair.
 
