@@ -4,7 +4,8 @@
    comparison of this CPython's C codecs with the reference gives (gb18030 is checked on its
    one- and two-byte units here; ``scripts/generate_tables.py --check`` covers all of it).
 2. The C codecs are unit-additive: a strict decode of concatenated units is the concatenation of
-   the units' outputs; no unit but 0x0A itself contains 0x0A.
+   the units' outputs; a family's boundary bytes (``CjkCodec.boundary``) occur in a unit only as
+   its last byte.
 3. On an invalid unit the error handler gets ``start`` = that unit's first byte and
    ``object`` = the whole input, and decoding resumes at the position the handler returns.
 4. CPython's gb18030 decoder treats lead + digit as the start of a four-byte sequence whatever
@@ -18,11 +19,13 @@ import codecs
 import importlib.util
 import itertools
 import random
+import re
 import sys
 
 import pytest
 from paths import REPO
 
+from onemail.text import for_label
 from onemail.text._tables.cjk_suspects import FAST
 
 
@@ -74,10 +77,14 @@ def test_gb18030_short_units(gen):
     assert set(bad) <= suspect_units
 
 
-@pytest.mark.parametrize("c_codec", ["gb18030", "big5hkscs", "euc_jp", "cp932", "cp949"])
-def test_unit_additive_and_newline_is_its_own_unit(gen, c_codec):
+@pytest.mark.parametrize("encoding", ["gb18030", "big5", "euc-jp", "shift_jis", "euc-kr"])
+def test_unit_additive_and_boundary_bytes_end_units(gen, encoding):
+    c_codec = gen.FAST_CODECS[encoding]
+    boundary = re.compile(for_label(encoding)._codec.boundary)
     units = list(itertools.takewhile(lambda ut: len(ut[0]) < 4, gen.c_units(c_codec)))
-    assert all(b"\n" not in u for u, _ in units if u != b"\n")
+    assert not [u for u, _ in units if boundary.search(u[:-1])]
+    if encoding == "gb18030":  # four-byte units: lead, digit, lead, digit (no boundary byte)
+        assert not boundary.search(bytes(range(0x81, 0xFF)) + bytes(range(0x30, 0x3A)))
     rng = random.Random(c_codec)
     for _ in range(20):
         pick = [rng.choice(units) for _ in range(2000)]

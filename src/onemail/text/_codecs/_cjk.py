@@ -28,20 +28,28 @@ Why the fast path is exact.
    pushes back bytes already read. So if the reference, started clean, decodes ``u`` without
    error to ``C(u)`` and ends clean, then inside any stream it does the same when it reaches
    ``u`` in a clean state.
-3. By induction over the units: if the strict C output contains no suspect character, every
-   unit agreed, so the standard's decoder is clean at every unit boundary and its output is
-   the C output, with no error. That is the fast path (one C decode plus one regex search).
+3. By induction over the units: if no disagreeing unit was decoded, every unit agreed, so the
+   standard's decoder is clean at every unit boundary and its output is the C output, with no
+   error. A disagreeing unit leaves two traces: its first character in the output and its bytes
+   in the input; the fast path (one strict C decode, then one ``str.find`` per disagreeing
+   character, a byte search only when a character is present) accepts when a trace is missing.
+   Some disagreeing units are *fix-ups* instead: the C codec outputs one character ``c`` for the
+   unit, only for that unit, the standard never outputs ``c`` and decodes the unit without error
+   to ``t``; then replacing every ``c`` by ``t`` makes the C output the standard's.
 4. Damage. When the C codec meets a unit it rejects, it calls our error handler with
    ``UnicodeDecodeError.start`` at that unit's first byte (the codec has not advanced past it),
    where, by 3, the standard's decoder is clean. The handler runs the reference from ``start``
    until its first output (a character or an error; every output of these decoders leaves the
    state clean) and returns that text and the position reached; the C codec resumes there,
-   from a clean state again. The whole result is accepted when it contains no suspect
-   character; otherwise the input is cut after every 0x0A byte (after which the standard's
-   decoders are always clean: 0x0A is never a trail byte, and an ASCII byte ending a sequence
-   in error is re-read and emitted as itself), each line is decoded strictly by the C codec
-   when that gives no suspect character, else by the reference. Every byte is decoded at most
-   three times, so damaged input takes linear time, and sparse damage stays near C speed.
+   from a clean state again. The result is accepted as in 3. Otherwise each occurrence of a
+   suspect unit's bytes is widened to a span from just after the previous *boundary byte* to
+   just after the next one. A boundary byte can never be a lead (nor a gb18030 digit), so it
+   ends whatever sequence it is read in, or is restored (ASCII) and then emitted on its own:
+   after it the standard's decoder is clean, and the C codec is at a unit boundary (no C unit
+   contains it except as its last byte: pinned in tests/stdlib_assumptions). The spans are
+   decoded by the reference, the rest by the C codec with the
+   handler. Every byte is decoded at most three times, so damaged input takes linear time, and
+   sparse damage stays near C speed.
 5. Streaming. With ``final`` false, an incomplete sequence at the end of ``data`` reaches the
    reference through the handler ("incomplete multibyte sequence"); the reference stops at its
    first byte, which is returned as the end of what was ``consumed`` (the state is clean
@@ -51,6 +59,7 @@ Why the fast path is exact.
 from __future__ import annotations
 
 import codecs
+import re
 import threading
 
 from ..issues import IssueKind, TextIssue
@@ -83,6 +92,9 @@ codecs.register_error(HANDLER, _reference_handler)
 FFFD = "\ufffd"
 NO_ENTRY = "\ufffe"
 
+# How far back to look for a boundary byte before falling back to the previous line feed.
+_BOUNDARY_LOOKBACK = 256
+
 
 class CjkCodec(Codec):
     """A CJK decoder family: reference state machine plus proved C-codec fast path.
@@ -95,6 +107,10 @@ class CjkCodec(Codec):
 
     #: key of ``_tables.cjk_suspects.FAST``
     fast_key = ""
+    #: regex class of the *boundary bytes*: bytes that are never a lead (nor, for gb18030, a
+    #: digit), so after one of them both the standard's decoder and the C codec are at a unit
+    #: boundary (module docstring, step 4)
+    boundary = rb"[\x00-\x80\xff]"
 
     def __init__(self, key: str, tables: tuple | None = None) -> None:
         super().__init__(key)
@@ -120,7 +136,11 @@ class CjkCodec(Codec):
             from .._tables.cjk_suspects import FAST
 
             name, fixups, suspects = FAST[self.fast_key]
-            f = self._fast = (codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()))
+            rx = re.compile(self.boundary)
+            table = bytes(rx.match(bytes((b,))) is not None for b in range(256))
+            f = self._fast = (
+                codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()), rx.search, table
+            )
         return f
 
     def _accept(self, data, text):
@@ -130,7 +150,7 @@ class CjkCodec(Codec):
         bytes are in ``data``); otherwise ``text`` with the fix-ups applied
         (``_tables/cjk_suspects.py``; ``str.find`` is a fast C scan).
         """
-        _, fixups, suspects = self._fast
+        _, fixups, suspects, _, _ = self._fast
         find = text.find
         for c, units in suspects:
             if find(c) >= 0:
@@ -146,23 +166,32 @@ class CjkCodec(Codec):
                 text = text.replace(c, r)
         return text
 
-    def _suspect_lines(self, data, text) -> list[tuple[int, int]]:
-        """Return the sorted, merged lines ``(start, end)`` of ``data`` holding a suspect unit.
+    def _suspect_spans(self, data, text) -> list[tuple[int, int]]:
+        """Return the sorted, merged spans ``(start, end)`` of ``data`` holding a suspect unit.
 
-        Only units whose character occurs in ``text`` are looked for. Lines end after 0x0A
-        (the standard's decoders and the C codec are at a unit boundary there).
+        Only units whose character occurs in ``text`` are looked for. A span runs from just
+        after the last boundary byte before the unit (or the previous line feed when none is
+        within ``_BOUNDARY_LOOKBACK`` bytes) to just after the first one after it (module
+        docstring, step 4: both parses are at a unit boundary there).
         """
+        _, _, suspects, search, is_boundary = self._fast
         spans = []
         find = data.find
-        for c, units in self._fast[2]:
+        n = len(data)
+        for c, units in suspects:
             if text.find(c) < 0:
                 continue
             for u in units:
                 p = find(u)
                 while p >= 0:
-                    a = data.rfind(b"\n", 0, p) + 1
-                    b = find(b"\n", p)
-                    b = len(data) if b < 0 else b + 1
+                    a = p
+                    stop = max(0, p - _BOUNDARY_LOOKBACK)
+                    while a > stop and not is_boundary[data[a - 1]]:
+                        a -= 1
+                    if a == stop and a and not is_boundary[data[a - 1]]:
+                        a = data.rfind(b"\n", 0, p) + 1
+                    m = search(data, p + len(u))
+                    b = n if m is None else m.end()
                     spans.append((a, b))
                     p = find(u, b)
         spans.sort()
@@ -225,9 +254,9 @@ class CjkCodec(Codec):
         n = len(data)
         text, pending = self._with_handler(data, final, errs, 0)
         consumed = n if pending is None else pending
-        spans = self._suspect_lines(data, text) if self._fast[2] else None
+        spans = self._suspect_spans(data, text) if self._fast[2] else None
         if spans:
-            # Lines holding a suspect unit go to the reference, the rest to the C codec again.
+            # Spans holding a suspect unit go to the reference, the rest to the C codec again.
             if errs is not None:
                 errs.clear()
             out: list[str] = []

@@ -26,6 +26,7 @@ class EucJpCodec(CjkCodec):
     __slots__ = ()
     invalid_kind = IssueKind.INVALID_EUC_JP
     fast_key = "euc-jp"
+    boundary = rb"[\x00-\x8d\x90-\xa0\xff]"  # never a lead
 
     def _load_tables(self):
         from .._tables.index_jis0208 import TABLE as JIS0208

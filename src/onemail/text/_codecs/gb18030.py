@@ -55,6 +55,7 @@ class Gb18030Codec(CjkCodec):
     __slots__ = ()
     invalid_kind = IssueKind.INVALID_GB18030
     fast_key = "gb18030"
+    boundary = rb"[\x00-\x2f\x3a-\x80\xff]"  # never a lead nor a digit
 
     def _load_tables(self):
         from .._tables.index_gb18030 import RANGES_CODE_POINTS, RANGES_POINTERS, TABLE

@@ -29,6 +29,7 @@ class ShiftJisCodec(CjkCodec):
     __slots__ = ()
     invalid_kind = IssueKind.INVALID_SHIFT_JIS
     fast_key = "shift_jis"
+    boundary = rb"[\x00-\x80\xa0-\xdf\xfd-\xff]"  # never a lead
 
     def _load_tables(self):
         from .._tables.index_jis0208 import TABLE
