@@ -17,6 +17,7 @@ import re
 
 import pytest
 from paths import CORPUS
+from rtf_oracles import normalise_html
 
 from onemail.rtf import RtfDefectKind, deencapsulate, is_encapsulated
 
@@ -100,17 +101,6 @@ def test_fromtext_equals_stored_body(stem):
     assert _normalise_text(result.text) == _normalise_text(expected)
 
 
-_CONTENT_TYPE_META = re.compile(r"<meta\s+http-equiv\s*=\s*\"?content-type\"?[^>]*>", re.I)
-_WHITE_SPACE = re.compile(r"\s+")
-
-
-def _normalise_html(html: str) -> str:
-    """Remove the README's usual differences: Outlook's Content-Type meta, white space
-    (line breaks differ), letter case (``</Style>`` versus ``</style>``)."""
-    html = _CONTENT_TYPE_META.sub("", html.rstrip("\x00"))
-    return _WHITE_SPACE.sub("", html).lower()
-
-
 # Remaining differences, each with its explanation and the edit that removes it from both.
 HTML_EXPLAINED = {
     # The RTF was written by Exchange's HTML converter ({\*\formatConverter converted from
@@ -125,8 +115,8 @@ def test_fromhtml_matches_stored_html(stem):
     rtf = (RTF / "rtf" / f"{stem}.rtf").read_bytes()
     result = deencapsulate(rtf)
     assert result.kind == "html"
-    expected = _normalise_html((RTF / "expected" / f"{stem}.html").read_bytes().decode("utf-8"))
-    ours = _normalise_html(result.text)
+    expected = normalise_html((RTF / "expected" / f"{stem}.html").read_bytes().decode("utf-8"))
+    ours = normalise_html(result.text)
     explain = HTML_EXPLAINED.get(stem)
     if explain is not None:
         assert ours != expected  # the explanation is still needed
