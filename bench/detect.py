@@ -67,21 +67,12 @@ def ours_decode(label: str | None, data: bytes, prefix: bool) -> str | None:
     if label is None:
         return None
     cs = for_label(label)
-    if cs is None:
-        return None
-    try:
-        return _strip(cs.decode(data), prefix)
-    except Exception:  # a decoder family still being written (development checkouts)
-        _BROKEN.add(cs.key)
-        return python_decode(_PY_EQUIVALENT.get(cs.key, cs.key), data, prefix)
+    return None if cs is None else _strip(cs.decode(data), prefix)
 
 
-_BROKEN: set[str] = set()
 # MANIFEST encoding names that onemail.text.for_label spells differently
 _LABEL = {"mac-roman": "macintosh", "mac-cyrillic": "x-mac-cyrillic", "utf-8-sig": "utf-8",
           "ascii": "us-ascii"}
-_PY_EQUIVALENT = {"gbk": "gb18030", "big5": "big5hkscs", "shift_jis": "cp932", "euc-kr": "cp949",
-                  "iso-2022-jp": "iso2022_jp_ext", "hz-gb-2312": "hz"}
 
 
 def python_decode(label: str | None, data: bytes, prefix: bool) -> str | None:
@@ -150,8 +141,6 @@ def run(name: str, prefix: int | None, per_encoding: bool, only: set[str] | None
                                           strict=True):
             ok.append(ans is None if ref is None else ans is not None and decode(ans, d, bool(prefix)) == ref)
         results[det_name] = (answers, ok)
-    if _BROKEN:
-        print(f"!! onemail decoders not usable yet, CPython used instead: {sorted(_BROKEN)}")
     label = f"{name}" + (f" prefix {prefix}" if prefix else "")
     print(f"\n== {label}: {len(rows)} files")
     names = list(results)

@@ -1,0 +1,54 @@
+"""detect and repair never raise; repair leaves alone what detect calls clean UTF-8 (spec 004)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from onemail.detect import detect, looks_binary, repair
+from onemail.text import for_label
+
+_SCRIPTS = st.sampled_from([
+    "abcdefghij ", "àéîõüßçñ ", "абвгдежзий ", "αβγδεζηθ ", "中文的是不了人我在有他这",
+    "あいうえおかきくけこアイウ", "한국어문장입니다가", "ÃÂâ€™Ð°Ñ", "ｱｲｳｴｵ", "\u00a0\u201c\u201d…",
+])
+texts = st.lists(st.tuples(_SCRIPTS, st.integers(1, 12)), max_size=8).flatmap(
+    lambda parts: st.just("".join(alpha[:n] for alpha, n in parts)))
+mixed_text = st.one_of(st.text(max_size=60), texts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=200))
+def test_detect_never_raises_and_answers_a_label(data):
+    d = detect(data)
+    assert for_label(d.charset) is not None
+    assert 0 <= d.confidence <= 100
+    assert all(0 <= c.score <= 100 for c in d.candidates)
+    looks_binary(data)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_text, st.sampled_from(["utf-8", "windows-1252", "gbk", "shift_jis", "euc-kr", "koi8-r"]))
+def test_detect_never_raises_on_encoded_text(text, label):
+    data = text.encode(label, "ignore") if label != "koi8-r" else text.encode("koi8_r", "ignore")
+    d = detect(data)
+    assert for_label(d.charset) is not None
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_text)
+def test_repair_never_raises_and_replays(text):
+    from onemail.detect import apply_steps
+
+    r = repair(text)
+    assert isinstance(r.text, str)
+    assert apply_steps(text, r.steps) == r.text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_text)
+def test_repair_leaves_clean_utf8_alone(text):
+    """Text that detect scores as UTF-8 with confidence 100 is clean: repair keeps it (D14)."""
+    d = detect(text.encode("utf-8"))
+    if d.charset == "utf-8" and d.confidence == 100:
+        assert repair(text).text == text

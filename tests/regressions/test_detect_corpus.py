@@ -1,0 +1,92 @@
+"""Accuracy floors on the visible corpora (a sample, for speed); the full numbers come from
+bench/detect.py and bench/repair.py. Decode-equal: decoding with the answer (onemail's
+decoders) gives the text that decoding with the true label gives."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from paths import CORPUS
+
+from onemail.detect import detect, looks_binary, repair
+from onemail.text import for_label
+
+# MANIFEST encoding names that for_label spells differently
+_LABEL = {"mac-roman": "macintosh", "mac-cyrillic": "x-mac-cyrillic", "utf-8-sig": "utf-8",
+          "ascii": "us-ascii"}
+STEP = 3  # every third file
+
+
+def _rows(name):
+    base = CORPUS / name
+    if not (base / "MANIFEST.tsv").exists():
+        pytest.skip(f"{base} is not present")
+    with open(base / "MANIFEST.tsv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return [(r, (base / r["path"]).read_bytes()) for r in rows[::STEP]]
+
+
+def _right(r, data, prefix=False):
+    enc = r["encoding"]
+    if enc == "binary":
+        return looks_binary(data)
+    if looks_binary(data):
+        return False
+    got = for_label(detect(data).charset).decode(data).lstrip("\ufeff")
+    if enc in ("utf-16", "utf-32"):
+        want = data.decode(r["python_codec"], "replace" if prefix else "strict")
+    else:
+        want = for_label(_LABEL.get(enc, enc)).decode(data).lstrip("\ufeff")
+    if prefix:
+        return got.rstrip("\ufffd") == want.rstrip("\ufffd")
+    return got == want
+
+
+@pytest.mark.parametrize("name,floor", [("detect", 0.97), ("detect-fresh", 0.97)])
+def test_decode_equal_accuracy_floor(name, floor):
+    rows = _rows(name)
+    ok = sum(_right(r, d) for r, d in rows)
+    assert ok / len(rows) >= floor
+
+
+@pytest.mark.parametrize("name,size,floor", [("detect", 64, 0.93), ("detect", 512, 0.96),
+                                             ("detect-fresh", 64, 0.91), ("detect-fresh", 512, 0.96)])
+def test_prefix_accuracy_floor(name, size, floor):
+    rows = [(r, d[:size]) for r, d in _rows(name) if not d[:size].isascii() or 0 in d[:size]]
+    ok = sum(_right(r, d, prefix=True) for r, d in rows)
+    assert ok / len(rows) >= floor
+
+
+def test_binary_files_recognised(corpus):
+    for path in sorted((corpus / "detect" / "None").iterdir()):
+        assert looks_binary(path.read_bytes()), path.name
+
+
+def _synthetic():
+    path = CORPUS / "mojibake" / "synthetic.jsonl"
+    if not path.exists():
+        pytest.skip("mojibake corpus not present")
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def test_repair_floor_per_chain_type():
+    by_type: dict[str, list[bool]] = {}
+    for case in _synthetic()[::2]:
+        by_type.setdefault(case["type"], []).append(repair(case["mojibake"]).text == case["original"])
+    for kind, oks in by_type.items():
+        assert sum(oks) / len(oks) >= 0.9, kind
+
+
+def test_repair_keeps_clean_originals():
+    cases = _synthetic()[::2]
+    kept = sum(repair(c["original"]).text == c["original"] for c in cases)
+    assert kept / len(cases) >= 0.99
+
+
+def test_repair_keeps_ftfy_negative_cases(corpus):
+    cases = json.loads((corpus / "mojibake" / "ftfy-cases" / "negative.json").read_text(encoding="utf-8"))
+    kept = sum(repair(c["original"]).text == c["original"] for c in cases)
+    assert kept / len(cases) >= 0.9
