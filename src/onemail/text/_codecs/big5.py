@@ -10,7 +10,7 @@ point consumes both bytes, except that an ASCII byte is re-read (length 1); 0x80
 consume one byte; a lead at the end of the input is one error of length 1.
 
 The encoder uses the index without pointers below (0xA1 - 0x81) * 157 (no HKSCS bytes are
-written) and, for U+2550, U+255E, U+2561, U+256A, U+5341 and U+5345, the *last* pointer.
+written; ambiguity T12) and, for U+2550, U+255E, U+2561, U+256A, U+5341 and U+5345, the *last* pointer.
 """
 
 from __future__ import annotations

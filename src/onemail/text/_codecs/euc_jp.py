@@ -11,7 +11,7 @@ Errors (``InvalidEucJp``, one per U+FFFD): a lead (0x8E, 0x8F or 0xA1-0xFE) foll
 that gives no code point consumes both bytes, except that an ASCII byte is re-read (length 1);
 0x8F, a lead 0xA1-0xFE and a byte that gives no code point consume three bytes (two when the
 last is ASCII, which is re-read); other bytes 0x80-0xFF consume one; an unfinished sequence at
-the end of the input is one error over all its bytes.
+the end of the input is one error over all its bytes (ambiguity T16). Mappings: T13.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ reference state machine :meth:`_ref`.
 
 Errors (``InvalidEucKr``, one per U+FFFD): a lead 0x81-0xFE followed by a byte that gives no code
 point consumes both bytes, except that an ASCII byte is re-read (length 1); 0x80 and 0xFF
-consume one byte; a lead at the end of the input is one error of length 1.
+consume one byte; a lead at the end of the input is one error of length 1 (ambiguity T16).
 """
 
 from __future__ import annotations

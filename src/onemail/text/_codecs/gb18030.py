@@ -11,7 +11,8 @@ code point consumes the lead and the byte, except that an ASCII byte is re-read 
 lead, a digit and a byte outside 0x81-0xFE, or lead, digit, lead and a non-digit, consume only
 the first byte (the others are restored and re-read); a four-byte sequence whose pointer is not
 in the ranges consumes four bytes; 0xFF consumes one; an unfinished sequence at the end is one
-error over all its bytes.
+error over all its bytes (ambiguity T16). The index is the standard's GB18030-2022 one, not
+CPython's 2005 mapping (T10); GBK decodes four-byte sequences (T11).
 """
 
 from __future__ import annotations

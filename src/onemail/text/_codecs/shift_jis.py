@@ -11,7 +11,8 @@ that gives no code point consumes both bytes, except that an ASCII byte is re-re
 
 The encoder ("index Shift_JIS pointer") skips pointers 8272-8835 (NEC duplicates of IBM
 extensions), writes U+0080 as 0x80, U+00A5 as 0x5C, U+203E as 0x7E, half-width katakana as one
-byte, and U+2212 as U+FF0D.
+byte, and U+2212 as U+FF0D. Ambiguities T14 (cp932's extra bytes, EUDC) and T16 (error
+lengths).
 """
 
 from __future__ import annotations
