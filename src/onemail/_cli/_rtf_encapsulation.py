@@ -1,0 +1,68 @@
+"""``onemail rtf html FILE`` and ``onemail rtf text FILE``: HTML or text out of RTF (and back).
+
+Plugs into the ``rtf`` group of :mod:`onemail._cli.rtf`. The input is RTF, or a compressed-RTF
+stream (``PidTagRtfCompressed``, recognised by ``LZFu``/``MELA`` at bytes 8-11), which is
+decompressed first. The HTML or text goes to standard output (or ``-o``), the kind and the
+defects to standard error (``--json`` prints one JSON object instead). ``--encapsulate`` goes
+the other way: it reads UTF-8 HTML or text and writes ``\\fromhtml1``/``\\fromtext`` RTF.
+
+Exit codes: 0 done; 1 unreadable input, or RTF that does not encapsulate the asked kind
+(``rtf text`` also accepts RTF that encapsulates nothing and prints its plain text); 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .rtf import _read, _write
+
+
+def add_subparser(rtf_sub) -> None:
+    for kind, what in (("html", "HTML (\\fromhtml1)"), ("text", "plain text (\\fromtext)")):
+        p = rtf_sub.add_parser(kind, help=f"de-encapsulate the {what} of RTF; list defects")
+        p.add_argument("file", help="RTF or a compressed-RTF stream ('-' for standard input)")
+        p.add_argument("-o", "--output", metavar="OUT", help="write here (default stdout)")
+        p.add_argument("--json", action="store_true",
+                       help="print JSON (kind, text, defects) to stdout instead")
+        p.add_argument("--encapsulate", action="store_true",
+                       help=f"the other way: read UTF-8 {kind} and write RTF")
+        p.set_defaults(run=run, rtf_kind=kind)
+
+
+def run(args) -> int:
+    from ..rtf import deencapsulate, encapsulate_html, encapsulate_text
+
+    data = _read(args.file)
+    if data is None:
+        return 1
+    if args.encapsulate:
+        source = data.decode("utf-8", "replace")
+        rtf = encapsulate_html(source) if args.rtf_kind == "html" else encapsulate_text(source)
+        return 0 if _write(args.output, rtf) else 1
+    defects = []
+    if data[8:12] in (b"LZFu", b"MELA"):
+        from ..rtf import decompress
+
+        result = decompress(data)
+        defects.extend(d.to_json() for d in result.defects)
+        data = result.data
+    result = deencapsulate(data)
+    defects.extend(d.to_json() for d in result.defects)
+    wanted = args.rtf_kind
+    ok = result.kind == wanted or (wanted == "text" and result.kind is None)
+    if args.json:
+        json.dump({"kind": result.kind, "text": result.text if ok else None,
+                   "defects": defects}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0 if ok else 1
+    if not ok:
+        print(f"onemail: {args.file} does not encapsulate {wanted} "
+              f"(found: {result.kind or 'nothing'}; try 'onemail rtf {result.kind or 'text'}')",
+              file=sys.stderr)
+        return 1
+    print(f"-- {result.kind or 'not encapsulated (plain text walk)'}; {len(defects)} defect(s)",
+          file=sys.stderr)
+    for kind, offset, length in defects[:50]:
+        print(f"   {kind} at byte {offset}, {length} byte(s)", file=sys.stderr)
+    return 0 if _write(args.output, result.text.encode("utf-8", "surrogatepass")) else 1
