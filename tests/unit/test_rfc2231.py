@@ -224,3 +224,10 @@ def test_euc_kr_character_split_between_sections():
     # 한 is C7 D1 in EUC-KR: its two bytes are in two sections
     assert resolve(("n*0*", "euc-kr''%C7", 0), ("n*1*", "%D1", 20)) == [
         ("n", "한", "euc-kr", None, "continuation", [])]
+
+
+def test_issue_across_sections_written_out_of_order_covers_both():
+    # the truncated UTF-8 sequence E2 82: E2 in section 0 (its "%E2" at 57), 82 in section 1
+    # (its "%82" at 10): one issue from 10 to 60
+    assert resolve(("n*1*", "%82!", 10), ("n*0*", "utf-8''%E2", 50)) == [
+        ("n", "\ufffd!", "utf-8", None, "continuation", [(K.INVALID_UTF8, 10, 50)])]

@@ -25,9 +25,9 @@ case-insensitive, first spelling kept):
 Issue offsets: the value's offset (as passed to :meth:`ParameterCollector.add`) plus the byte
 position inside the value (a ``str`` value counts its UTF-8 bytes, ``surrogateescape``). Issues
 about decoded bytes of joined sections (``Invalid*``, ``AmbiguousUnknownCharset``) cover the
-source bytes (``%XX`` is three) of the bytes concerned; a span that runs across two sections is
-reported from its first byte in the first to its last byte in the second section's value
-(sections of one parameter may lie anywhere in the header).
+source bytes (``%XX`` is three) of the bytes concerned; a span that runs across two sections
+covers both ends and what lies between them in the caller's buffer (sections of one parameter
+may lie anywhere in the header, in any order).
 """
 
 from __future__ import annotations
@@ -252,9 +252,11 @@ def _map_issues(local: list[TextIssue], spans, found: list[TextIssue], default: 
             found.append(TextIssue(i.kind, default + i.offset, i.length))
             continue
         if spans and i.offset < len(spans):
-            start = spans[i.offset][0]
+            first = spans[i.offset]
             last = spans[min(i.offset + max(i.length, 1), len(spans)) - 1]
-            end = last[0] + last[1] if i.length > 0 else start
+            # sections may be written out of order: cover both ends whatever their order
+            start = min(first[0], last[0])
+            end = max(first[0] + first[1], last[0] + last[1]) if i.length > 0 else first[0]
         else:
             start = end = (spans[-1][0] + spans[-1][1]) if spans else default
         found.append(TextIssue(i.kind, start, max(end - start, 0)))
