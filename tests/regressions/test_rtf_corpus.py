@@ -122,3 +122,26 @@ def test_fromhtml_matches_stored_html(stem):
         assert ours != expected  # the explanation is still needed
         expected, ours = explain(expected), explain(ours)
     assert ours == expected
+
+
+def _onemail_charsets(code_page, data, errors):
+    """The adapter the message layer uses: onemail.text's charsets as the code page decoder."""
+    from onemail.text import for_code_page
+
+    charset = for_code_page(code_page)
+    if charset is None:
+        return None
+    issues = []
+    text = charset.decode(data, issues)
+    errors.extend((i.offset, i.length) for i in issues if not i.kind.value.startswith("Ambiguous"))
+    return text
+
+
+def test_onemail_charsets_decode_the_corpus_like_the_default():
+    """The plug-in point with onemail's own charsets gives the same result on every file."""
+    from onemail.rtf import DeencapsulationOptions
+
+    options = DeencapsulationOptions(code_page_decoder=_onemail_charsets)
+    for name in RTF_FILES:
+        data = (RTF / name).read_bytes()
+        assert deencapsulate(data, options) == deencapsulate(data), name

@@ -317,3 +317,24 @@ def test_arguments_checked():
         deencapsulate(b"{\\rtf1}", {"max_depth": 3})
     with pytest.raises(TypeError, match="rtf"):
         is_encapsulated(None)
+
+
+def test_cp950_and_cp936_pairs_cpython_lacks():
+    """RT37: read as Big5-HKSCS / GB18030 (as onemail's WHATWG big5 and gbk do)."""
+    header = b"{\\rtf1\\ansi\\ansicpg950\\fromtext{\\fonttbl{\\f0\\fcharset136 A;}{\\f1\\fcharset134 B;}}"
+    assert text(b"\\f0\\'fa\\'40\\'a3\\'e1\\f1\\'80\\'fe\\'a0", header) == (
+        "\U00020547\u20ac\u20ac\ue864", [])
+
+
+def test_utf16_code_page_unknown_with_a_plugged_decoder():
+    """RT28 holds whatever decoder is plugged in."""
+    seen = []
+
+    def decoder(code_page, data, errors):
+        seen.append(code_page)
+        return data.decode("utf-16-le" if code_page == 1200 else "latin-1")
+
+    result = deencapsulate(b"{\\rtf1\\ansi\\ansicpg1200\\fromtext{\\fonttbl{\\f0\\fcharset1 A;}}"
+                           b"\\f0 ab}", DeencapsulationOptions(code_page_decoder=decoder))
+    assert (result.text, seen) == ("ab", [1252])
+    assert [d.kind for d in result.defects] == [K.AMBIGUOUS_UNKNOWN_CODE_PAGE]

@@ -99,8 +99,32 @@ def _record_c1(exc: UnicodeDecodeError) -> tuple[str, int]:
     return _record(exc)
 
 
+# Double-byte code pages where CPython's codec lacks pairs that Windows (and the WHATWG
+# tables onemail.text uses) decode: the pair is read with a superset codec (RT37).
+_PAIR_FALLBACKS = {950: "big5hkscs", 936: "gb18030"}
+# Single bytes Windows decodes and CPython does not: cp936 0x80 is the euro sign (RT37).
+_SINGLE_FALLBACKS = {936: {0x80: "\u20ac"}}
+
+
+def _record_fallback(exc: UnicodeDecodeError) -> tuple[str, int]:
+    code_page = _recorder.code_page
+    start = exc.start
+    single = _SINGLE_FALLBACKS.get(code_page, {}).get(exc.object[start])
+    if single is not None:
+        return single, start + 1
+    pair = exc.object[start:start + 2]
+    if len(pair) == 2 and pair[1] >= 0x40:
+        try:
+            return pair.decode(_PAIR_FALLBACKS[code_page]), start + 2
+        except UnicodeDecodeError:
+            pass
+    return _record(exc)
+
+
+_RECORD_ERRORS_FALLBACK = "onemail.rtf.record-fallback"
 codecs.register_error(_RECORD_ERRORS, _record)
 codecs.register_error(_RECORD_ERRORS_C1, _record_c1)
+codecs.register_error(_RECORD_ERRORS_FALLBACK, _record_fallback)
 
 
 def _codec_name(code_page: int) -> str | None:
@@ -125,7 +149,9 @@ def cpython_code_page_decoder(code_page: int, data: bytes, errors: list) -> str 
 
     The standalone default :data:`CodePageDecoder`. Undecodable sequences become U+FFFD and
     are appended to ``errors`` as ``(offset, length)`` in bytes into ``data``; in windows-874
-    and windows-125x a byte CPython leaves undefined in 0x80-0x9F is the C1 control (RT27).
+    and windows-125x a byte CPython leaves undefined in 0x80-0x9F is the C1 control (RT27);
+    pairs CPython's cp950 and cp936 lack are read as Big5-HKSCS and GB18030, and cp936's 0x80
+    is the euro sign (RT37).
 
     :returns: the text, or None when CPython has no codec for the code page.
 
@@ -140,9 +166,15 @@ def cpython_code_page_decoder(code_page: int, data: bytes, errors: list) -> str 
     except UnicodeDecodeError:
         pass
     _recorder.errors = errors
+    _recorder.code_page = code_page
+    if code_page in _C1_HOLE_CODE_PAGES:
+        handler = _RECORD_ERRORS_C1
+    elif code_page in _PAIR_FALLBACKS:
+        handler = _RECORD_ERRORS_FALLBACK
+    else:
+        handler = _RECORD_ERRORS
     try:
-        return data.decode(name, _RECORD_ERRORS_C1 if code_page in _C1_HOLE_CODE_PAGES
-                           else _RECORD_ERRORS)
+        return data.decode(name, handler)
     finally:
         _recorder.errors = None
 
@@ -348,7 +380,7 @@ class _Walker:
         offsets = self.pend_offsets
         cp = self.pend_cp
         errors: list = []
-        text = self.decoder(cp, raw, errors)
+        text = None if cp in _NOT_BYTE_CODE_PAGES else self.decoder(cp, raw, errors)
         if text is None:
             if cp not in self.reported:
                 self.reported.add(cp)
@@ -356,7 +388,8 @@ class _Walker:
                 self.defects.append(RtfDefect(RtfDefectKind.AMBIGUOUS_UNKNOWN_CODE_PAGE,
                                               first if first >= 0 else ~first, 0))
             fallback = self.doc_cp()
-            text = self.decoder(fallback, raw, errors) if fallback != cp else None
+            text = (self.decoder(fallback, raw, errors)
+                    if fallback != cp and fallback not in _NOT_BYTE_CODE_PAGES else None)
             if text is None:
                 text = self.decoder(1252, raw, errors)
                 if text is None:  # a plugged decoder without windows-1252
