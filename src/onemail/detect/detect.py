@@ -179,17 +179,26 @@ def _utf16_factor(data: bytes, label: str) -> bool:
     return top.count(0) * 2 >= units and half.count(0) * 2 >= units
 
 
-def _score(data: bytes, label: str, codec: str) -> tuple[float, bool]:
+def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data``.
 
     Errors are counted over all of ``data``; the characters are classified in the first
-    ``SCORE_CHARS`` of the text (errors scaled to that length).
+    ``SCORE_CHARS`` of the text (errors scaled to that length). When an upper bound of the
+    score, from the errors and the share of bytes >= 0x80 alone, stays below ``beat`` (the best
+    score so far), the bound is returned without classifying (D16).
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
         return 0.0, False
     if codec.startswith("utf-16") and not _utf16_factor(data, label):
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
     text, errors = _decode(data, codec)
+    if beat > 0 and text:
+        n = len(text)
+        high = len(data) - len(data.translate(None, _HIGH_BYTES))
+        clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
+        bound = clean + 15 + 35 * min(1.0, high / n) + 10 + (0 if errors else 10)
+        if bound < beat:
+            return bound, False
     if len(text) > SCORE_CHARS:
         if errors:
             errors = max(1.0, errors * SCORE_CHARS / len(text))
@@ -241,11 +250,14 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
         ranked = rank_single_byte(counts, letters, adjacent)
     (ll1, sb1, fit1), (ll2, sb2, fit2) = ranked[0], ranked[1]
     rows = []
-    for order, (label, codec) in enumerate(CANDIDATES):
+    best = -1.0
+    # the single-byte rows first: their score lets the others skip classification (D16)
+    order_of = sorted(enumerate(CANDIDATES), key=lambda oc: oc[1][0] not in _SB_ROWS)
+    for order, (label, codec) in order_of:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
             continue
-        if label == "windows-1252" or label == "iso-8859-1":
+        if label in _SB_ROWS:
             label = sb1 if label == "windows-1252" else sb2
             text = codecs.charmap_decode(sample, "replace", sb_table(label))[0]
             errors = text.count("\ufffd")
@@ -257,14 +269,16 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             if label == sb2:
                 score = max(0.0, score - min(LM_CAP, LM_POINTS * (ll1 - ll2)))
             rows.append((score, order, label, False))
+            best = max(best, score)
             continue
-        score, exclusive = _score(sample, label, codec)
+        score, exclusive = _score(sample, label, codec, best)
         rows.append((score, order, label, exclusive))
     rows.sort(key=lambda r: (-r[0], r[1]))
     conf = _confidence(rows)
     return Detection(rows[0][2], conf, tuple(Candidate(r[2], round(r[0])) for r in rows))
 
 
+_SB_ROWS = ("windows-1252", "iso-8859-1")
 #: Points the second single-byte page loses per nat of log-likelihood behind the first (D8):
 #: one character a plausible language uses against one it never does is ~10 nats.
 LM_POINTS = 2.0
