@@ -34,13 +34,16 @@ TABLE_LENGTHS = {
     "jis0212": 94 * 94,  # EUC-JP decoder: (lead - 0xA1) * 94 + trail - 0xA1
 }
 
-# WHATWG encoding -> (CPython codec for the fast path, table module names it uses)
+# WHATWG encoding -> the CPython codecs of its fast path, tried in this order (strict decode);
+# the last one also serves the damaged-input path. CPython's gbk agrees with the standard on
+# every unit it accepts (it lacks the four-byte sequences, 0x80 and the Private Use pairs), so
+# typical gb18030/GBK text needs no check at all; gb18030 covers the rest.
 FAST_CODECS = {
-    "gb18030": "gb18030",
-    "big5": "big5hkscs",
-    "euc-jp": "euc_jp",
-    "shift_jis": "cp932",
-    "euc-kr": "cp949",
+    "gb18030": ("gbk", "gb18030"),
+    "big5": ("big5hkscs",),
+    "euc-jp": ("euc_jp",),
+    "shift_jis": ("cp932",),
+    "euc-kr": ("cp949",),
 }
 
 
@@ -140,15 +143,16 @@ def c_units(c_codec: str):
                         pass
 
 
-def compare(encoding: str, ref=None) -> dict:
-    """Compare the C codec of ``encoding`` with the reference on every unit it accepts.
+def compare(encoding: str, ref=None, c_codec: str | None = None) -> dict:
+    """Compare a C codec (default: the last of ``encoding``'s) with the reference on its units.
 
     :returns: ``{"units": n, "by_length": {length: n}, "disagree": [(unit, c_text, ref_text)]}``
         where ``ref_text`` is ``None`` when the reference reported an error in the unit.
     """
     ref = ref or reference_codecs()[encoding]
+    c_codec = c_codec or FAST_CODECS[encoding][-1]
     # The unit 0x0A is the separator below; it is compared on its own.
-    units = [(u, t) for u, t in c_units(FAST_CODECS[encoding]) if u != b"\n"]
+    units = [(u, t) for u, t in c_units(c_codec) if u != b"\n"]
     # Decode all units in one reference call, each followed by a newline, after which every one
     # of these decoders is back in its initial state (0x0A is never a trail byte, and an ASCII
     # byte that ends a sequence in error is re-read and emitted), so piece k is unit k's text.
@@ -168,7 +172,7 @@ def compare(encoding: str, ref=None) -> dict:
         by_length[len(u)] = by_length.get(len(u), 0) + 1
         if c_text != r_text or k in in_error:
             disagree.append((u, c_text, r_text if k not in in_error else None))
-    nl = codecs.decode(b"\n", FAST_CODECS[encoding])
+    nl = codecs.decode(b"\n", c_codec)
     if nl != "\n" or ref.reference_decode(b"\n", None, 0)[0] != "\n":
         disagree.append((b"\n", nl, "\n"))
     by_length[1] += 1
@@ -225,23 +229,34 @@ def classify(disagree: list, full: set) -> tuple[dict, dict]:
     return fixups, {c: tuple(sorted(us)) for c, us in suspects.items()}
 
 
+def fast_stages(encoding: str, refs: dict, tables: dict) -> list[tuple[str, dict, dict, dict]]:
+    """Return ``[(c_codec, fixups, suspects, comparison)]`` for the stages of ``encoding``."""
+    stages = []
+    for c_codec in FAST_CODECS[encoding]:
+        r = compare(encoding, refs[encoding], c_codec)
+        for u, c_text, _ in r["disagree"]:
+            assert c_text, u  # every C unit outputs at least one character
+        fixups, suspects = classify(r["disagree"], producible(encoding, tables))
+        stages.append((c_codec, fixups, suspects, r))
+    return stages
+
+
 def _suspects_body() -> str:
     refs = reference_codecs()
     tables = {n: table(n) for n in TABLE_LENGTHS}
     lines = [
-        "# WHATWG encoding -> (CPython codec, fix-ups {C char: standard text},",
-        "#                     suspects {C char: units}); see scripts/gen/cjk.py classify()",
+        "# WHATWG encoding -> stages (CPython codec, fix-ups {C char: standard text},",
+        "#                            suspects {C char: units}); see scripts/gen/cjk.py classify()",
         "FAST = {",
     ]
     for enc in sorted(FAST_CODECS):
-        r = compare(enc, refs[enc])
-        for u, c_text, _ in r["disagree"]:
-            assert c_text, u  # every C unit outputs at least one character
-        fixups, suspects = classify(r["disagree"], producible(enc, tables))
-        lines.append(f"    # {r['units']} units compared {dict(sorted(r['by_length'].items()))}, "
-                     f"{len(r['disagree'])} disagree")
-        lines.append(f"    {enc!r}: ({FAST_CODECS[enc]!r}, {ascii(dict(sorted(fixups.items())))}, "
-                     f"{ascii(dict(sorted(suspects.items())))}),")
+        lines.append(f"    {enc!r}: (")
+        for c_codec, fixups, suspects, r in fast_stages(enc, refs, tables):
+            lines.append(f"        # {r['units']} units compared {dict(sorted(r['by_length'].items()))}, "
+                         f"{len(r['disagree'])} disagree")
+            lines.append(f"        ({c_codec!r}, {ascii(dict(sorted(fixups.items())))}, "
+                         f"{ascii(dict(sorted(suspects.items())))}),")
+        lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -254,6 +269,6 @@ OUTPUTS = [
 ] + [(
     "src/onemail/text/_tables/cjk_suspects.py",
     [f"index-{n}.txt" for n in sorted(TABLE_LENGTHS)] + ["index-gb18030-ranges.txt"]
-    + [f"cpython:{c}" for c in sorted(FAST_CODECS.values())],
+    + [f"cpython:{c}" for c in sorted(c for cs in FAST_CODECS.values() for c in cs)],
     _suspects_body,
 )]

@@ -33,6 +33,8 @@ Why the fast path is exact.
    error. A disagreeing unit leaves two traces: its first character in the output and its bytes
    in the input; the fast path (one strict C decode, then one ``str.find`` per disagreeing
    character, a byte search only when a character is present) accepts when a trace is missing.
+   A family may list several C codecs (*stages*, tried in order; gb18030 first tries CPython's
+   ``gbk``, which disagrees on no unit at all); the last one also serves step 4.
    Some disagreeing units are *fix-ups* instead: the C codec outputs one character ``c`` for the
    unit, only for that unit, the standard never outputs ``c`` and decodes the unit without error
    to ``t``; then replacing every ``c`` by ``t`` makes the C output the standard's.
@@ -96,6 +98,30 @@ NO_ENTRY = "\ufffe"
 _BOUNDARY_LOOKBACK = 256
 
 
+def _accept(data, text, fixups, suspects):
+    """Return the standard's text for ``data`` given a C codec's ``text``, or ``None``.
+
+    ``None`` when a suspect unit may have been decoded (its character is in ``text`` and its
+    bytes are in ``data``); otherwise ``text`` with the fix-ups applied (module docstring,
+    step 3; ``str.find`` is a fast C scan).
+    """
+    find = text.find
+    for c, units in suspects:
+        if find(c) >= 0:
+            for u in units:
+                if u in data:
+                    return None
+    return _fix(text, fixups) if fixups else text
+
+
+def _fix(text, fixups):
+    """Replace each fix-up character (one only the C codec outputs) by the standard's text."""
+    for c, r in fixups:
+        if text.find(c) >= 0:
+            text = text.replace(c, r)
+    return text
+
+
 class CjkCodec(Codec):
     """A CJK decoder family: reference state machine plus proved C-codec fast path.
 
@@ -131,40 +157,35 @@ class CjkCodec(Codec):
         return t
 
     def _fast_path(self):
+        """Load ``(strict stages, last codec, fix-ups, suspects, boundary search, table)``."""
         f = self._fast
         if f is None:
             from .._tables.cjk_suspects import FAST
 
-            name, fixups, suspects = FAST[self.fast_key]
+            stages = tuple(
+                (codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()))
+                for name, fixups, suspects in FAST[self.fast_key]
+            )
             rx = re.compile(self.boundary)
             table = bytes(rx.match(bytes((b,))) is not None for b in range(256))
-            f = self._fast = (
-                codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()), rx.search, table
-            )
+            f = self._fast = (stages, *stages[-1], rx.search, table)
         return f
 
-    def _accept(self, data, text):
-        """Return the standard's text for ``data`` given the C codec's ``text``, or ``None``.
-
-        ``None`` when a suspect unit may have been decoded (its character is in ``text`` and its
-        bytes are in ``data``); otherwise ``text`` with the fix-ups applied
-        (``_tables/cjk_suspects.py``; ``str.find`` is a fast C scan).
-        """
-        _, fixups, suspects, _, _ = self._fast
-        find = text.find
-        for c, units in suspects:
-            if find(c) >= 0:
-                for u in units:
-                    if u in data:
-                        return None
-        return self._fix(text) if fixups else text
+    def _strict(self, data):
+        """Return the standard's text from a strict C decode of a stage, or ``None``."""
+        for cdecode, fixups, suspects in (self._fast or self._fast_path())[0]:
+            try:
+                text = cdecode(data)[0]
+            except UnicodeDecodeError:
+                continue
+            text = _accept(data, text, fixups, suspects)
+            if text is not None:
+                return text
+        return None
 
     def _fix(self, text):
-        """Apply the fix-ups: characters only the C codec outputs, for one agreeing-length unit."""
-        for c, r in self._fast[1]:
-            if text.find(c) >= 0:
-                text = text.replace(c, r)
-        return text
+        """Apply the last stage's fix-ups."""
+        return _fix(text, self._fast[2])
 
     def _suspect_spans(self, data, text) -> list[tuple[int, int]]:
         """Return the sorted, merged spans ``(start, end)`` of ``data`` holding a suspect unit.
@@ -174,7 +195,7 @@ class CjkCodec(Codec):
         within ``_BOUNDARY_LOOKBACK`` bytes) to just after the first one after it (module
         docstring, step 4: both parses are at a unit boundary there).
         """
-        _, _, suspects, search, is_boundary = self._fast
+        suspects, search, is_boundary = self._fast[3:]
         spans = []
         find = data.find
         n = len(data)
@@ -228,21 +249,13 @@ class CjkCodec(Codec):
 
     # -- decoding ---------------------------------------------------------------------------
     def decode(self, data, issues, offset):
-        cdecode = (self._fast or self._fast_path())[0]
-        try:
-            text = self._accept(data, cdecode(data)[0])
-        except UnicodeDecodeError:
-            text = None
+        text = self._strict(data)
         if text is not None:
             return text
         return self._slow(data, issues, offset, True)[0]
 
     def decode_chunk(self, data, issues, offset, final, state):
-        cdecode = (self._fast or self._fast_path())[0]
-        try:
-            text = self._accept(data, cdecode(data)[0])
-        except UnicodeDecodeError:
-            text = None
+        text = self._strict(data)
         if text is not None:
             return text, len(data), None
         text, consumed = self._slow(data, issues, offset, final)
@@ -254,7 +267,7 @@ class CjkCodec(Codec):
         n = len(data)
         text, pending = self._with_handler(data, final, errs, 0)
         consumed = n if pending is None else pending
-        spans = self._suspect_spans(data, text) if self._fast[2] else None
+        spans = self._suspect_spans(data, text) if self._fast[3] else None
         if spans:
             # Spans holding a suspect unit go to the reference, the rest to the C codec again.
             if errs is not None:
@@ -276,7 +289,7 @@ class CjkCodec(Codec):
                         break
                 pos = b
             text = "".join(out)
-        if self._fast[1]:
+        if self._fast[2]:
             text = self._fix(text)
         if errs:
             kind = self.invalid_kind
@@ -292,7 +305,7 @@ class CjkCodec(Codec):
         saved = getattr(_local, "job", None)
         _local.job = job
         try:
-            text = self._fast[0](data, HANDLER)[0]
+            text = self._fast[1](data, HANDLER)[0]
         finally:
             _local.job = saved
         if job[2]:
