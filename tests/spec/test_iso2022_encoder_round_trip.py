@@ -19,8 +19,8 @@ T20 = {chr(0xE78D + i): chr(c) for i, c in enumerate(
 BMP = [chr(c) for c in range(0x20, 0x10000) if not 0xD800 <= c < 0xE000]
 
 
-@pytest.mark.parametrize("label", ["iso-2022-jp", "iso-2022-jp-2", "cp50221", "iso-2022-kr",
-                                   "hz-gb-2312"])
+@pytest.mark.parametrize("label", ["iso-2022-jp", "iso-2022-jp-2", "iso-2022-jp-3", "cp50221",
+                                   "iso-2022-kr", "hz-gb-2312"])
 def test_encoded_characters_read_back(label):
     cs = for_label(label)
     written = 0
@@ -33,6 +33,9 @@ def test_encoded_characters_read_back(label):
         written += 1
         found = []
         back = cs.decode(data, found)
+        if b"\x1b$(P" in data:  # T38: JIS X 0213 plane 2 is not decoded
+            assert back == "\ufffd" and len(found) == 1, ch
+            continue
         assert found == [], ch
         if back != ch:
             differ[ch] = back

@@ -150,6 +150,13 @@ def test_jis_x_0213_plane_1_jis_x_0208_part():
     assert dec("iso-2022-jp-3", ESC + b"$(QF|" + ASCII) == ("日", [])
 
 
+def test_jis_x_0213_plane_1_beyond_jis_x_0208():
+    """T38: plane 1 by its own table (CPython's euc_jis_2004); one pair may give two code points."""
+    data = ESC + b"$(O~e$w)_" + ASCII
+    assert dec("iso-2022-jp-3", data) == ("\u9dd7\u304b\u309a\u00e9", [])
+    assert dec("iso-2022-jp", data) == ("\u9dd7\u304b\u309a\u00e9", [(AMB, 0, 4)])
+
+
 # ---- ISO-2022-KR ----------------------------------------------------------------------------
 
 def test_iso_2022_kr():

@@ -18,8 +18,8 @@ escape             set                                       decoded by
 ``ESC $ B``        JIS X 0208 (also ``ESC $ ( B``, and       onemail's EUC-JP (bytes | 0x80)
                    ``ESC & @`` before it is ignored)
 ``ESC $ ( D``      JIS X 0212                                onemail's EUC-JP (0x8F, bytes|0x80)
-``ESC $ ( O/Q``    JIS X 0213 plane 1                        onemail's EUC-JP: its JIS X 0208
-                                                             part only (T38)
+``ESC $ ( O/Q``    JIS X 0213 plane 1                        CPython's ``euc_jis_2004`` (bytes |
+                                                             0x80), its own table (T38)
 ``ESC $ ( P``      JIS X 0213 plane 2                        not decoded: U+FFFD per pair (T38)
 ``ESC $ A``        GB 2312                                   onemail's GBK (bytes | 0x80)
 ``ESC $ ( C``      KS C 5601                                 onemail's EUC-KR (bytes | 0x80)
@@ -48,8 +48,8 @@ without a following byte 0x20..0x7F.
 pairs of 0x21..0x7E are decoded by onemail's GBK (bytes | 0x80); CR or LF returns to ASCII.
 Any other ``~`` is U+FFFD (length 1) and the next byte is read again.
 
-**Not decoded** (T38): JIS X 0213 beyond its JIS X 0208 part, ISO-2022-CN (the label is unknown,
-``for_label`` gives ``None``).
+**Not decoded** (T38): JIS X 0213 plane 2, ISO-2022-CN (the label is unknown, ``for_label``
+gives ``None``).
 
 **Streaming state** (``decode_chunk``): ``None`` or the int ``g0 | g1 << 4 | shift << 8 |
 g2 << 9`` (set numbers below; 0 is the initial state), for HZ 1 in GB mode. An escape sequence,
@@ -152,7 +152,7 @@ _KANA_TABLE = _single_byte_table(
 _SINGLE_TABLES = {ASCII: _ASCII_TABLE, ROMAN: _ROMAN_TABLE, KATAKANA: _KANA_TABLE}
 
 # Two-byte set -> (charset key of the EUC decoder, EUC bytes per pair).
-_EUC = {JIS0208: ("euc-jp", 2), X0213_1: ("euc-jp", 2), JIS0212: ("euc-jp", 3),
+_EUC = {JIS0208: ("euc-jp", 2), JIS0212: ("euc-jp", 3),
         GB2312: ("gbk", 2), KSC5601: ("euc-kr", 2)}
 
 
@@ -207,6 +207,9 @@ class _Out:
             for k in range(0, len(pairs), 2):
                 self.bad(start + k, 2)
             return
+        if charset == X0213_1:
+            self._jis_x_0213(pairs, start)
+            return
         self.batches.setdefault(charset, []).append((len(self.parts), start, pairs))
         self.parts.append("")
 
@@ -232,6 +235,21 @@ class _Out:
             self.issues.extend(self.found)
         return "".join(self.parts)
 
+    def _jis_x_0213(self, pairs: bytes, start: int) -> None:
+        """JIS X 0213 plane 1 by CPython's EUC-JIS-2004 (its own table; T38), U+FFFD per pair
+        it lacks. A pair may give two code points (base letter and combining mark)."""
+        euc = pairs.translate(_SET_HIGH_BIT)
+        try:
+            self.parts.append(euc.decode("euc_jis_2004"))
+            return
+        except UnicodeDecodeError:
+            pass
+        for k in range(0, len(pairs), 2):
+            try:
+                self.parts.append(euc[k:k + 2].decode("euc_jis_2004"))
+            except UnicodeDecodeError:
+                self.bad(start + k, 2)
+
     def _segment(self, decoder, width: int, pairs: bytes, start: int) -> str:
         euc = _to_euc(pairs, width)
         sub: list[TextIssue] = []
@@ -242,8 +260,9 @@ class _Out:
         # one pair (two bytes) whatever the EUC decoder's error segmentation.
         out = []
         for k in range(0, len(pairs), 2):
+            unit = euc[k // 2 * width:k // 2 * width + width]
             one: list[TextIssue] = []
-            ch = decoder.decode(euc[k // 2 * width:k // 2 * width + width], one, 0)
+            ch = decoder.decode(unit, one, 0)
             if one:
                 out.append("\ufffd")
                 if self.found is not None:
