@@ -40,6 +40,7 @@ from .reader import (
 
 __all__ = [
     "CodePageDecoder",
+    "cpython_code_page_decoder",
     "Deencapsulation",
     "DeencapsulationOptions",
     "deencapsulate",
@@ -282,6 +283,16 @@ _SKIP_DESTINATIONS = frozenset(
 # Document character sets (\ansi \mac \pc \pca) -> code page, used without \ansicpg.
 _DOC_CHARSETS = {b"ansi": 1252, b"mac": 10000, b"pc": 437, b"pca": 850}
 
+# What a control word does in the walk (words not here are ignored).
+(_A_CHAR, _A_HTMLRTF, _A_FONT, _A_UNICODE, _A_UC, _A_PLAIN, _A_SKIP, _A_FONTTBL, _A_ANSICPG,
+ _A_CHARSET, _A_DEFF) = range(11)
+_ACTIONS = {
+    **dict.fromkeys(_CHAR_WORDS, _A_CHAR), **dict.fromkeys(_SKIP_DESTINATIONS, _A_SKIP),
+    **dict.fromkeys(_DOC_CHARSETS, _A_CHARSET), b"htmlrtf": _A_HTMLRTF, b"f": _A_FONT,
+    b"u": _A_UNICODE, b"uc": _A_UC, b"plain": _A_PLAIN, b"fonttbl": _A_FONTTBL,
+    b"ansicpg": _A_ANSICPG, b"deff": _A_DEFF,
+}
+
 
 def deencapsulate(rtf: bytes | bytearray | memoryview,
                   options: DeencapsulationOptions | None = None) -> Deencapsulation:
@@ -468,7 +479,7 @@ class _Walker:
     def run(self, tokens) -> str:  # noqa: C901 - one dispatch loop is the fast path
         html = self.html
         char_words = _CHAR_WORDS
-        skip_dest = _SKIP_DESTINATIONS
+        actions = _ACTIONS
         fonts = self.fonts
         stack: list[tuple] = []
         suppressed = False
@@ -521,44 +532,44 @@ class _Walker:
                         fonts[fontdef][1] = b
                     self.cp_cache.clear()
                     continue
-                ch = char_words.get(a)
-                if ch is not None:
+                act = actions.get(a)
+                if act is None:  # most control words change nothing here
+                    continue
+                if act == _A_CHAR:
                     if mode == _NORMAL and (suppressed or not stack):
                         continue
-                    self.emit(ch)
-                    continue
-                if a == b"htmlrtf":
+                    self.emit(char_words[a])
+                elif act == _A_HTMLRTF:
                     if html:
                         suppressed = b is None or b != 0
-                elif a == b"f":
+                elif act == _A_FONT:
                     font = b
-                elif a == b"u":
+                elif act == _A_UNICODE:
                     if b is None:
                         continue
                     skip = uc
                     if mode == _NORMAL and (suppressed or not stack):
                         continue
                     self.unicode(b & 0xFFFF, offset, length)
-                elif a == b"uc":
+                elif act == _A_UC:
                     uc = max(b or 0, 0)
-                elif a == b"plain":
+                elif act == _A_PLAIN:
                     font = None
-                elif a in skip_dest:
+                elif act == _A_SKIP:
                     mode = _SKIP
-                elif a == b"fonttbl":
+                elif act == _A_FONTTBL:
                     mode = _FONTTBL
                     fontdef = None
-                elif a == b"ansicpg":
+                elif act == _A_ANSICPG:
                     if b is not None and b > 0:
                         self.ansicpg = b
                         self.cp_cache.clear()
-                elif a in _DOC_CHARSETS:
+                elif act == _A_CHARSET:
                     self.charset_cp = _DOC_CHARSETS[a]
                     self.cp_cache.clear()
-                elif a == b"deff":
-                    if b is not None:
-                        self.deff = b
-                        self.cp_cache.clear()
+                elif b is not None:  # _A_DEFF
+                    self.deff = b
+                    self.cp_cache.clear()
             elif code == T_OPEN:
                 stack.append((suppressed, uc, font, mode))
                 skip = 0
