@@ -77,7 +77,7 @@ MOJIBAKE_CONFIDENCE = 50
 UTF16_HALVED_BYTES = 512
 #: The runner-up scores of a file the UTF-8 rule decides are computed on this many bytes:
 #: they only set the confidence.
-UTF8_RUNNER_UP_BYTES = 512
+UTF8_RUNNER_UP_BYTES = 256
 
 _ISO2022_JP = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I", b"\x1b$(D")
 
@@ -190,6 +190,8 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
         return 0.0, False
     if codec.startswith("utf-16") and not _utf16_factor(data, label):
+        if beat >= 50:
+            return 50.0, False  # halved: 50 at most, the bound
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
     text, errors = _decode(data, codec)
     if beat > 0 and text:
@@ -250,7 +252,9 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
         ranked = rank_single_byte(counts, letters, adjacent)
     (ll1, sb1, fit1), (ll2, sb2, fit2) = ranked[0], ranked[1]
     rows = []
-    best = -1.0
+    # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
+    # exact score: such rows may stop at their bound.
+    best = FORCED_BEAT if forced_utf8 else -1.0
     # the single-byte rows first: their score lets the others skip classification (D16)
     order_of = sorted(enumerate(CANDIDATES), key=lambda oc: oc[1][0] not in _SB_ROWS)
     for order, (label, codec) in order_of:
@@ -279,6 +283,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
 
 
 _SB_ROWS = ("windows-1252", "iso-8859-1")
+FORCED_BEAT = 66.0
 #: Points the second single-byte page loses per nat of log-likelihood behind the first (D8):
 #: one character a plausible language uses against one it never does is ~10 nats.
 LM_POINTS = 2.0
