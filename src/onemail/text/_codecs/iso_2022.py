@@ -129,6 +129,27 @@ _PYTHON_CODEC = {
 }
 
 _SPECIAL = re.compile(rb"[\x1b\x0e\x0f\r\n]")
+# Fast path of one-shot decoding: ISO-2022-JP as RFC 1468 writes it (ASCII, JIS X 0201 Roman and
+# JIS X 0208 only, every line end in ASCII mode, no SO/SI, no byte >= 0x80). Such input is
+# decoded by CPython's iso2022_jp, which then agrees with the general path except for six JIS X
+# 0208 pairs, mapped here as the Encoding Standard's index does (T40), and raises on the pairs it
+# lacks and on an unpaired byte; pinned by tests/stdlib_assumptions/test_iso2022_cpython.py.
+_WELL_FORMED_JP = re.compile(
+    rb"[^\x0e\x0f\x1b\x80-\xff]*+"
+    rb"(?:(?:\x1b\$[@B][\x21-\x7e]*+|\x1b\(J[^\x0e\x0f\x1b\r\n\x80-\xff]*+)++"
+    rb"(?:\x1b\(B[^\x0e\x0f\x1b\x80-\xff]*+)?)*+")
+_CPYTHON_TO_WHATWG = (("\u00a2", "\uffe0"), ("\u00a3", "\uffe1"), ("\u00ac", "\uffe2"),
+                      ("\u2016", "\u2225"), ("\u2212", "\uff0d"), ("\u301c", "\uff5e"))
+
+
+def _cpython_iso2022_jp(data: bytes) -> str:
+    """Decode with CPython's iso2022_jp (strict) and map its six JIS X 0208 differences."""
+    text = data.decode("iso2022_jp")
+    if not text.isascii():
+        for theirs, ours in _CPYTHON_TO_WHATWG:
+            if theirs in text:
+                text = text.replace(theirs, ours)
+    return text
 _ESCAPE = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]?")
 # Two-byte mode tokens: whole pairs, pass-through controls, a lone or high byte.
 _TWO_BYTE = re.compile(rb"((?:[\x21-\x7e][\x21-\x7e])+)|([\x00-\x20\x7f]+)|[\x21-\xff]")
@@ -321,6 +342,11 @@ class Iso2022Codec(Codec):
                 return data.decode("ascii")
             except UnicodeDecodeError:
                 pass
+        elif self.so_mode != "g1" and _WELL_FORMED_JP.fullmatch(data) is not None:
+            try:
+                return _cpython_iso2022_jp(data)
+            except UnicodeDecodeError:
+                pass  # a pair CPython lacks (NEC rows): the general path
         return self.decode_chunk(data, issues, offset, True, None)[0]
 
     def decode_chunk(self, data, issues, offset, final, state):
