@@ -89,6 +89,7 @@ def reference_codecs() -> dict:
     tables = {n: table(n) for n in TABLE_LENGTHS}
     return {
         "gb18030": gb18030.codec("gb18030", tables=(tables["gb18030"], p, c)),
+        "gbk": gb18030.codec("gbk", tables=(tables["gb18030"], p, c)),
         "big5": big5.codec("big5", tables=(tables["big5"],)),
         "euc-jp": euc_jp.codec("euc-jp", tables=(tables["jis0208"], tables["jis0212"])),
         "shift_jis": shift_jis.codec("shift_jis", tables=(tables["jis0208"],)),
@@ -261,6 +262,67 @@ def _suspects_body() -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------------------------------------
+# Encoders: where a C encoder may be used
+
+# codec key -> CPython codec for its encoder fast path
+ENCODE_CODECS = {
+    "gb18030": "gb18030",
+    "gbk": "gbk",
+    "big5": "cp950",
+    "euc-jp": "euc_jp",
+    "shift_jis": "cp932",
+    "euc-kr": "cp949",
+}
+
+
+def encode_suspects(key: str, ref=None) -> list[int]:
+    """Return the code points the C encoder encodes, alone, otherwise than the standard's encoder.
+
+    Every scalar value is tried. Code points the C encoder cannot encode are not suspects: its
+    error handler writes the standard's bytes for them.
+    """
+    ref = ref or reference_codecs()[key]
+    ours = ref._encode_code_point
+    scalars = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF and cp != 0x0A]
+    # One C call: every scalar value followed by a line feed; an unencodable one comes out as a
+    # backslash escape of 4 or more bytes, an encodable one as 1 to 4 bytes without 0x0A.
+    pieces = "\n".join(map(chr, scalars)).encode(ENCODE_CODECS[key], "backslashreplace").split(b"\n")
+    assert len(pieces) == len(scalars)
+    out = []
+    for cp, b in zip(scalars, pieces, strict=True):
+        if b[:1] == b"\\" and len(b) >= 4:
+            continue  # unencodable by the C codec (checked below to be really so)
+        if b != ours(cp):
+            out.append(cp)
+    assert codecs.encode("\n", ENCODE_CODECS[key]) == ours(0x0A) == b"\n"
+    return out
+
+
+def _ranges(cps: list[int]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for cp in cps:
+        if out and out[-1][1] == cp - 1:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp])
+    return [(a, b) for a, b in out]
+
+
+def _encode_body() -> str:
+    refs = reference_codecs()
+    lines = [
+        "# codec key -> (CPython codec, code point ranges it encodes otherwise than the standard)",
+        "ENCODE = {",
+    ]
+    for key in sorted(ENCODE_CODECS):
+        cps = encode_suspects(key, refs[key])
+        lines.append(f"    # {len(cps)} suspect code points")
+        lines.append(f"    {key!r}: ({ENCODE_CODECS[key]!r}, {tuple(_ranges(cps))!r}),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 OUTPUTS = [
     (f"src/onemail/text/_tables/index_{_module(n)}.py",
      [f"index-{n}.txt"] + (["index-gb18030-ranges.txt"] if n == "gb18030" else []),
@@ -271,4 +333,9 @@ OUTPUTS = [
     [f"index-{n}.txt" for n in sorted(TABLE_LENGTHS)] + ["index-gb18030-ranges.txt"]
     + [f"cpython:{c}" for c in sorted(c for cs in FAST_CODECS.values() for c in cs)],
     _suspects_body,
+), (
+    "src/onemail/text/_tables/cjk_encode.py",
+    [f"index-{n}.txt" for n in sorted(TABLE_LENGTHS)] + ["index-gb18030-ranges.txt"]
+    + [f"cpython:{c}" for c in sorted(set(ENCODE_CODECS.values()))],
+    _encode_body,
 )]

@@ -11,6 +11,7 @@ standard's encoder written out below from the index files.
 from __future__ import annotations
 
 import bisect
+import random
 
 import pytest
 import whatwg_reference as W
@@ -244,3 +245,19 @@ def test_encode_then_decode_round_trips(label):
     issues: list[TextIssue] = []
     assert cs.decode(cs.encode("\n".join(chars)), issues).split("\n") == chars
     assert issues == []
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_encoder_each_scalar_alone_and_in_random_runs(label):
+    """Alone, most characters take the C-encoder path; runs mix it with the error handler."""
+    enc = _expected_encoder(label)
+    cs = for_label(label)
+    got = [cs.encode(chr(cp)) for cp in SCALARS]
+    assert got == [enc(cp) or b"?" for cp in SCALARS]
+    rng = random.Random(label)
+    sample = [cp for cp in SCALARS if cp > 0x7F]
+    for _ in range(200):
+        cps = [rng.choice(sample) if rng.random() < 0.7 else rng.randrange(0x20, 0x7F) for _ in range(30)]
+        issues: list[TextIssue] = []
+        assert cs.encode("".join(map(chr, cps)), issues) == b"".join(enc(cp) or b"?" for cp in cps)
+        assert issues == [TextIssue(IssueKind.UNENCODABLE, i, 1) for i, cp in enumerate(cps) if enc(cp) is None]

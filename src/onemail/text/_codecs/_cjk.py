@@ -129,7 +129,7 @@ class CjkCodec(Codec):
     :meth:`_ref` and :meth:`_encode_char`.
     """
 
-    __slots__ = ("_t", "_fast", "_enc", "_rev")
+    __slots__ = ("_t", "_fast", "_enc", "_rev", "_encode_fast")
 
     #: key of ``_tables.cjk_suspects.FAST``
     fast_key = ""
@@ -144,6 +144,7 @@ class CjkCodec(Codec):
         self._fast = None
         self._enc = None
         self._rev = None  # encoder's {code point: pointer}, built on first use
+        self._encode_fast = None
 
     # -- tables -----------------------------------------------------------------------------
     def _load_tables(self) -> tuple:  # pragma: no cover - abstract
@@ -318,8 +319,40 @@ class CjkCodec(Codec):
         raise NotImplementedError
 
     def encode(self, text, issues):
+        """Encode per the standard's encoder (see :meth:`_encode_code_point`).
+
+        Fast path: CPython's C encoder (``_tables/cjk_encode.py``), used when ``text`` holds no
+        code point it encodes otherwise than the standard (an exhaustive comparison over every
+        scalar value, made by ``scripts/gen/cjk.py``); the characters it cannot encode go to
+        an error handler that writes the standard's bytes or ``?`` (``Unencodable``). Else a
+        ``str.translate`` over a lazily filled map of the standard's encoder.
+        """
         if text.isascii():
             return text.encode("ascii")
+        f = self._encode_fast or self._load_encode_fast()
+        if f[1] is None or f[1](text) is None:
+            try:
+                return f[0](text)[0]
+            except UnicodeEncodeError:
+                pass
+            job = [self._encode_code_point, issues]
+            saved = getattr(_local, "encode_job", None)
+            _local.encode_job = job
+            try:
+                return f[0](text, ENCODE_HANDLER)[0]
+            finally:
+                _local.encode_job = saved
+        return self._encode_translate(text, issues)
+
+    def _load_encode_fast(self):
+        from .._tables.cjk_encode import ENCODE
+
+        name, ranges = ENCODE[self.key]
+        cls = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
+        f = self._encode_fast = (codecs.getencoder(name), re.compile(f"[{cls}]").search if cls else None)
+        return f
+
+    def _encode_translate(self, text, issues):
         m = self._enc
         if m is None:
             m = self._enc = _EncodeMap(self._encode_code_point)
@@ -336,6 +369,27 @@ class CjkCodec(Codec):
                     issues.append(TextIssue(IssueKind.UNENCODABLE, i, 1))
             out.append(s)
         return "".join(out).encode("latin-1")
+
+
+def _encode_handler(exc: UnicodeError):
+    job = getattr(_local, "encode_job", None)
+    if job is None or not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    encode, issues = job
+    text = exc.object
+    out = []
+    for i in range(exc.start, exc.end):
+        b = encode(ord(text[i])) if not 0xD800 <= ord(text[i]) <= 0xDFFF else None
+        if b is None:
+            b = b"?"
+            if issues is not None:
+                issues.append(TextIssue(IssueKind.UNENCODABLE, i, 1))
+        out.append(b)
+    return (b"".join(out), exc.end)
+
+
+ENCODE_HANDLER = "onemail.cjk-encode"
+codecs.register_error(ENCODE_HANDLER, _encode_handler)
 
 
 UNENCODABLE_MARK = "\uffff"
