@@ -141,3 +141,19 @@ def test_gb18030_four_byte_shape():
                         assert e.start == 0
                     else:
                         raise AssertionError(bytes((lead, digit, third, fourth)))
+
+
+@pytest.mark.parametrize("c_codec", ["gb18030", "gbk", "cp950", "euc_jp", "cp932", "cp949"])
+def test_c_encoders_work_character_by_character(c_codec):
+    """Encoding a run equals encoding its characters one by one (the encoder fast path)."""
+    rng = random.Random(c_codec)
+    chars = []
+    for cp in range(0x80, 0x10000):
+        try:
+            chr(cp).encode(c_codec)
+        except UnicodeEncodeError:
+            continue
+        chars.append(chr(cp))
+    for _ in range(200):
+        run = [rng.choice(chars) for _ in range(50)]
+        assert "".join(run).encode(c_codec) == b"".join(c.encode(c_codec) for c in run)
