@@ -771,7 +771,7 @@ def encapsulate_html(html: str) -> bytes:
     for m in _MARKUP.finditer(html):
         if m.start() > pos:
             _write_text(out, html[pos:m.start()], in_body and raw_until is None,
-                        _tag_place(place, in_body))
+                        _tag_place(place, in_body), in_par)
         markup = m.group()
         name_m = _TAG_NAME.match(markup)
         name = name_m.group(1).lower() if name_m else ""
@@ -803,7 +803,8 @@ def encapsulate_html(html: str) -> bytes:
                 out.append("\\htmlrtf \\par \\htmlrtf0 ")
         pos = m.end()
     if pos < len(html):
-        _write_text(out, html[pos:], in_body and raw_until is None, _tag_place(place, in_body))
+        _write_text(out, html[pos:], in_body and raw_until is None, _tag_place(place, in_body),
+                    in_par)
     out.append("}")
     return "".join(out).encode("ascii")
 
@@ -812,7 +813,7 @@ def _tag_place(place: int, in_body: bool) -> int:
     return 0 if in_body and place in (0, 3) else place
 
 
-def _write_text(out: list, text: str, body: bool, place: int) -> None:
+def _write_text(out: list, text: str, body: bool, place: int, in_par: bool) -> None:
     """Write text between tags: body text as RTF text, other text in htmltag groups."""
     if not body:
         out.append(f"{{\\*\\htmltag{(_OTHER_KIND << 4) | place} {_escape_tag(text)}}}")
@@ -822,7 +823,7 @@ def _write_text(out: list, text: str, body: bool, place: int) -> None:
         if m.start() > pos:
             out.append(_escape(text[pos:m.start()]))
         entity = m.group()
-        out.append(f"{{\\*\\htmltag{_ENTITY_KIND << 4} {entity}}}")
+        out.append(f"{{\\*\\htmltag{(_ENTITY_KIND << 4) | (4 if in_par else 0)} {entity}}}")
         shown = _entity_char(entity)
         if shown:
             out.append(f"\\htmlrtf {_escape(shown)}\\htmlrtf0 ")
