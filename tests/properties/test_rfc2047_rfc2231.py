@@ -112,3 +112,22 @@ def test_round_trip_cjk_and_iso_2022(charset, data):
     out = encode(s, charset)
     assert decode_text(out) == s
     assert all(len(w) <= 75 for w in out.split(" ") if w.startswith("=?"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.binary(max_size=120), _WORDISH))
+def test_str_input_is_its_surrogateescape_bytes(data):
+    as_str = data.decode("utf-8", "surrogateescape")
+    a: list = []
+    b: list = []
+    assert decode_text(as_str, issues=a) == decode_text(data, issues=b)
+    assert a == b
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.integers(1, 60))
+def test_parse_header_params_reads_what_encode_writes(value, part_length):
+    header = "attachment; " + "; ".join(encode_param("filename", value, part_length=part_length)) + "; size=3"
+    main, params = parse_header_params(header)
+    assert main == "attachment"
+    assert [(p.name, p.value) for p in params] == [("filename", value), ("size", "3")]
