@@ -80,3 +80,14 @@ def test_read_missing_file(tmp_path, capsys):
 @pytest.mark.parametrize("argv", [["scan"], ["scan", "x", "--jobs", "0"], ["read"]])
 def test_usage_errors(argv, capsys):
     assert main(argv) == 2
+
+
+def test_read_repair(tmp_path, capsys):
+    path = tmp_path / "m.eml"
+    path.write_bytes("Subject: cafÃ©\r\n\r\nhello\r\n".encode())
+    assert main(["read", str(path), "--repair"]) == 0
+    out = capsys.readouterr().out
+    assert "subject: café" in out and "header:Subject: windows-1252 -> utf-8" in out
+    assert main(["read", str(path), "--repair", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["repairs"] == [
+        ["header:Subject", [["windows-1252", "utf-8"]]], ["subject", [["windows-1252", "utf-8"]]]]

@@ -252,3 +252,10 @@ def test_mbox_separator_without_line_feed():
     assert read(b"From ").error == "empty mbox"
     assert list(read_mbox(b"From x")) == []
 
+
+
+def test_repair_flag_repairs_and_reports():
+    msg = read("Subject: cafÃ©\r\n\r\nhello".encode(), repair=True)
+    assert msg.subject == "café"
+    assert [r.where for r in msg.repairs] == ["header:Subject", "subject"]
+    assert read("Subject: cafÃ©\r\n\r\n".encode()).subject == "cafÃ©"

@@ -109,8 +109,10 @@ def _print_message(msg, indent: str) -> None:
             out.write(f"{indent}{i.kind.value} in {i.where} at byte {i.offset}, {i.length} byte(s)\n")
     if msg.repairs:
         out.write(f"{indent}-- repairs ({len(msg.repairs)})\n")
+        from ..detect import render_chain
+
         for r in msg.repairs:
-            out.write(f"{indent}{r.where}: {', '.join(str(s) for s in r.steps)}\n")
+            out.write(f"{indent}{r.where}: {render_chain(r.steps)}\n")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -41,14 +41,9 @@ def detect_charset(data: bytes) -> Charset:
     return cs if cs is not None else _W1252
 
 
-def repair_text(text: str):
-    """Return ``(text, steps)`` from mojibake repair, or ``(text, ())`` if none is available."""
-    try:
-        from ..detect import repair
-    except ImportError:
-        return text, ()
-    try:
-        result = repair(text)
-    except ImportError:  # TEMPORARY
-        return text, ()
+def repair_text(text: str) -> tuple[str, tuple]:
+    """Return ``(text, steps)`` from :func:`onemail.detect.repair` (steps empty: no change)."""
+    from ..detect import repair
+
+    result = repair(text)
     return result.text, tuple(result.steps)

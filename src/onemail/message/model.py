@@ -131,14 +131,20 @@ class MapiProperty:
 
 @dataclass(frozen=True, slots=True)
 class RepairRecord:
-    """One mojibake repair applied with ``repair=True``: where, and the replayable steps."""
+    """One mojibake repair applied with ``repair=True``: where, and the replayable steps.
+
+    :param where: ``header:<Name>``, ``subject``, ``from``/``to``/``cc`` (display names),
+        ``part:<path>`` or ``part:<path>/filename``.
+    :param steps: ``((wrong charset, right charset), ...)`` as applied, replayable with
+        :func:`onemail.detect.apply_steps`.
+    """
 
     where: str
     steps: tuple
 
     def to_json(self) -> list:
-        """Return ``[where, [step, ...]]`` (steps as strings)."""
-        return [self.where, [str(s) for s in self.steps]]
+        """Return ``[where, [[wrong, right], ...]]`` (the steps of :func:`onemail.detect.repair`)."""
+        return [self.where, [list(s) if isinstance(s, tuple) else str(s) for s in self.steps]]
 
 
 @dataclass(frozen=True, slots=True)
