@@ -88,9 +88,11 @@ def _scan(data: bytes, max_depth: int, defects: list | None) -> Iterator[tuple]:
         for m in finditer(data, pos):
             kind = m.lastindex
             if kind == 1:
-                yield T_TEXT, m.start(), m.end() - m.start(), m.group(1), None
+                start, stop = m.span()
+                yield T_TEXT, start, stop - start, data[start:stop], None
             elif kind == 4:
-                yield T_WORD, m.start(), m.end() - m.start(), m.group(4), None
+                start, stop = m.span()
+                yield T_WORD, start, stop - start, m.group(4), None
             elif kind == 5:
                 name = m.group(4)
                 digits = m.group(5)
