@@ -12,7 +12,9 @@ Outputs, all read from CPython's own codecs (nothing is copied from a third-part
 * ``src/onemail/detect/_tables/common.py``: ``COMMON_HAN``, the union of GB2312 level 1 (GBK
   lead ``0xB0..0xD7``, trail ``0xA1..0xFE``) and Big5 level 1 (lead ``0xA4..0xC6``, every trail),
   and ``JIS_LEVEL1``, the JIS X 0208 level-1 kanji (EUC-JP lead ``0xB0..0xCF``, trail
-  ``0xA1..0xFE``; rows 16-47), each a sorted ``str`` of ideographs.
+  ``0xA1..0xFE``; rows 16-47), each a sorted ``str`` of ideographs, and ``KS_HANGUL``, the
+  2 350 Hangul syllables of KS X 1001 (EUC-KR lead ``0xB0..0xC8``), the Hangul counterpart of
+  the common ideographs (an extension of the design, D7).
 """
 
 from __future__ import annotations
@@ -119,6 +121,17 @@ def common_han() -> str:
     return "".join(sorted(gb | b5))
 
 
+def ks_hangul() -> str:
+    """The 2 350 Hangul syllables of KS X 1001 (EUC-KR rows 0xB0..0xC8): the common ones."""
+    out = set()
+    for lead in range(0xB0, 0xC9):
+        for trail in range(0xA1, 0xFF):
+            c = _decode_pair("euc_kr", lead, trail)
+            if "\uac00" <= c <= "\ud7a3":
+                out.add(c)
+    return "".join(sorted(out))
+
+
 def jis_level1() -> str:
     return "".join(sorted(_cells("euc_jp", range(0xB0, 0xD0), range(0xA1, 0xFF))))
 
@@ -129,11 +142,14 @@ def body_common() -> str:
         + _wrapped("COMMON_HAN", common_han())
         + "\n# JIS X 0208 level 1 (EUC-JP B0A1-CFFE, rows 16-47): the newspaper kanji\n"
         + _wrapped("JIS_LEVEL1", jis_level1())
+        + "\n# KS X 1001 Hangul (EUC-KR B0A1-C8FE): the 2 350 syllables in common use\n"
+        + _wrapped("KS_HANGUL", ks_hangul())
     )
 
 
 OUTPUTS = [
     ("src/onemail/detect/_tables/pairs.py", [f"cpython:{c}" for c in PAGES.values()], body_pairs),
-    ("src/onemail/detect/_tables/common.py", ["cpython:big5", "cpython:euc_jp", "cpython:gbk"],
+    ("src/onemail/detect/_tables/common.py",
+     ["cpython:big5", "cpython:euc_jp", "cpython:euc_kr", "cpython:gbk"],
      body_common),
 ]
