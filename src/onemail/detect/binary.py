@@ -12,12 +12,16 @@ pattern", which BOM-less UTF-16 of CJK, Cyrillic or Greek text does not show for
   side per 3 on this side: a CJK character U+xx00 puts a NUL on the "wrong" side now and then,
   a binary file's NULs fall evenly), at least 2 and one per 256 code units, and the units
   decode as UTF-16 without a lone surrogate.
+* Either way the decoded text holds no C0 control but TAB, LF, FF and CR (a NUL character is
+  no text: a JPEG header puts its NULs in a UTF-16 pattern).
 
 Measured on the visible corpus (``../shared/corpus/detect``): all 5 binary files (PNG, JPEG,
 WebP, XLSX) are binary; none of the 744 UTF-16/32 files (with and without BOM) is.
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = ["looks_binary", "bom_charset", "utf16_32_shape"]
 
@@ -63,9 +67,11 @@ def utf16_32_shape(data: bytes) -> str | None:
         return None
     units32 = n // 4
     if units32 and n % 4 == 0:
-        if data[3::4].count(0) == units32 and data[2::4].count(0) * 2 >= units32:
+        if (data[3::4].count(0) == units32 and data[2::4].count(0) * 2 >= units32
+                and _clean_utf32(data, "utf-32-le")):
             return "utf-32le"
-        if data[0::4].count(0) == units32 and data[1::4].count(0) * 2 >= units32:
+        if (data[0::4].count(0) == units32 and data[1::4].count(0) * 2 >= units32
+                and _clean_utf32(data, "utf-32-be")):
             return "utf-32be"
     even = data[0::2].count(0)
     odd = data[1::2].count(0)
@@ -77,12 +83,24 @@ def utf16_32_shape(data: bytes) -> str | None:
     return None
 
 
-def _no_lone_surrogate(data: bytes, codec: str) -> bool:
+def _clean_utf32(data: bytes, codec: str) -> bool:
     try:
-        (data if len(data) % 2 == 0 else data[:-1]).decode(codec)
+        return _CONTROL.search(data.decode(codec)) is None
     except UnicodeDecodeError:
         return False
-    return True
+
+
+def _no_lone_surrogate(data: bytes, codec: str) -> bool:
+    """True when ``data`` decodes as UTF-16 without a lone surrogate or a control character
+    (C0 but TAB, LF, FF, CR: a JPEG header's NULs fall in a UTF-16 pattern too)."""
+    try:
+        text = (data if len(data) % 2 == 0 else data[:-1]).decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return _CONTROL.search(text) is None
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 
 
 def looks_binary(data) -> bool:
