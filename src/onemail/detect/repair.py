@@ -63,6 +63,9 @@ SIGNATURE_POINTS = 5
 RARE_POINTS = 3
 #: Points per East Asian character alone with an ASCII letter on one side only ("太exotic").
 ISOLATED_POINTS = 2
+#: Text with this many ASCII letters per East Asian character is Latin prose, where East Asian
+#: characters in runs of one or two, or touching a letter, are mojibake ("slechts 챕챕n").
+LATIN_PROSE = 8
 
 # CPython codec (or onemail table) behind each name.
 _PY = {"utf-8": "utf-8", "gbk": "gbk", "big5": "big5", "shift_jis": "cp932", "euc-kr": "euc_kr",
@@ -193,8 +196,10 @@ def _score(text: str) -> tuple[float, str, object]:
         # East Asian characters alone or touching ASCII letters in Latin prose ("bi 탑ivih",
         # "slechts 茅茅n") are as telling as a signature; in mostly East Asian text
         # ("太exotic了！") they are ordinary mixing
-        if ascii_letters >= 4 * east:
+        if ascii_letters >= LATIN_PROSE * east:
             s -= SIGNATURE_POINTS * c.suspect
+            if c.hangul + c.kana >= 2 and c.hangul_common + c.kana >= 0.9 * c.scripted():
+                s -= 10  # no script exclusivity for two syllables in a Latin sentence
         else:
             s -= ISOLATED_POINTS * c.wedged
         s -= SIGNATURE_POINTS * signatures(text) + RARE_POINTS * rare_chars(text)
@@ -258,8 +263,9 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
 
     * A CJK ``wrong`` page means the input was decoded by it, so it holds East Asian
       characters (``4288×…`` was never read as GBK).
-    * A CJK ``right`` page must produce at least two East Asian characters and no isolated
-      one (``[x]\xa0©`` is not the GBK of one ideograph).
+    * A CJK ``right`` page must produce at least two East Asian characters, no isolated one
+      and a run of two (``[x]\xa0©`` is not the GBK of one ideograph, nor a list of single
+      rare ideographs the EUC-KR of common ones).
     * CJK to CJK (``gbk -> big5``) needs an East Asian input (box drawing is not Big5 read as
       GBK).
     * A step that brings letters of a non-Latin alphabet brings at least two.
@@ -278,7 +284,7 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
         return False
     if right in _CJK_PAGES:
         new_east = new.han + new.kana + new.hangul + new.half_kana
-        if new_east < 2 or new.wedged:
+        if new_east < 2 or new.wedged or new_east - new.lone < 2:
             return False
     return True
 

@@ -110,7 +110,7 @@ def _sets():
 class Counts:
     """Character counts of one text (see the module docstring for the classes)."""
 
-    __slots__ = ("hangul_common", "wedged", "wedged_both", "suspect", "chars", "neutral", "noise", "latin", "greek", "cyrillic", "hebrew", "arabic",
+    __slots__ = ("ascii_letters", "lone", "hangul_common", "wedged", "wedged_both", "suspect", "chars", "neutral", "noise", "latin", "greek", "cyrillic", "hebrew", "arabic",
                  "thai", "han", "kana", "hangul", "half_kana", "other", "common", "jis1", "fffd")
 
     def scripted(self) -> int:
@@ -140,6 +140,7 @@ _LT_40 = _table01(range(0x40))
 _HALF = _table01(range(0x61, 0xA0))
 _L1_LETTER = _table01(b for b in range(256) if _LATIN1[b] == ord("L"))
 _L1_NOISE = _table01(b for b in range(256) if _LATIN1[b] == ord("X"))
+_ASCII_LETTERS = bytes([*range(0x41, 0x5B), *range(0x61, 0x7B)])
 _ASCII_LETTER = _table01([*range(0x41, 0x5B), *range(0x61, 0x7B)])
 _IS_HAN = _table01(b for b in range(256) if _BLOCK[b] == ord("I"))
 _IS_HANGUL = _table01(b for b in range(256) if _BLOCK[b] == ord("U"))
@@ -157,7 +158,8 @@ def classify(text: str) -> Counts:
         c.noise = noise
         c.latin = c.greek = c.cyrillic = c.hebrew = c.arabic = c.thai = 0
         c.han = c.kana = c.hangul = c.half_kana = c.other = c.common = c.jis1 = c.fffd = 0
-        c.wedged = c.wedged_both = c.suspect = c.hangul_common = 0
+        c.wedged = c.wedged_both = c.suspect = c.hangul_common = c.lone = 0
+        c.ascii_letters = len(lat) - len(lat.translate(None, _ASCII_LETTERS))
         return c
     u = text.encode("utf-16-be", "surrogatepass")
     raw, lo = u[::2], u[1::2]
@@ -201,15 +203,19 @@ def classify(text: str) -> Counts:
     if han or hangul:
         east |= _mask(raw, _HAN_OR_HANGUL)
     c.fffd = fffd
-    wedged = both = suspect = 0
+    wedged = both = suspect = lone_n = letters_n = 0
     if east:
         # An East Asian character with no East Asian neighbour and an ASCII letter beside it
         letters = z & _mask(lo, _ASCII_LETTER)
         beside = (letters << 8) | (letters >> 8)
         lone = east & ~(east << 8) & ~(east >> 8)
         iso = lone & beside
-        # (for repair: alone, or touching an ASCII letter)
-        suspect = (lone | (east & beside)).bit_count()
+        lone_n = lone.bit_count()
+        letters_n = letters.bit_count()
+        # (for repair: in a run of at most two, or touching an ASCII letter)
+        long_run = east & (((east << 8) & (east << 16)) | ((east >> 8) & (east << 8))
+                           | ((east >> 8) & (east >> 16)))
+        suspect = ((east & ~long_run) | (east & beside)).bit_count()
         if iso:
             wedged = iso.bit_count()
             both = (iso & (letters << 8) & (letters >> 8)).bit_count()
@@ -221,6 +227,8 @@ def classify(text: str) -> Counts:
     c.wedged = wedged
     c.wedged_both = both
     c.suspect = suspect
+    c.lone = lone_n
+    c.ascii_letters = letters_n
     c.hangul = hangul
     c.hangul_common = min(hangul, len(_sets()[2].sub("", text))) if hangul else 0
     c.kana = kana
