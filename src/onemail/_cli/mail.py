@@ -171,6 +171,8 @@ def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
     if jobs > 1 and len(files) > 1:
         import multiprocessing
 
+        if multiprocessing.get_start_method() == "fork":
+            _warm()  # forked workers share the loaded modules instead of each importing them
         with multiprocessing.Pool(jobs) as pool:
             results = pool.imap_unordered(scan_file, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
             for r in results:
@@ -187,6 +189,15 @@ def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
     summary["failures"].sort(key=lambda f: f["path"])
     summary["unreadable"].sort(key=lambda f: f["path"])
     return summary
+
+
+def _warm() -> None:
+    """Import the reading modules and the detector's tables (about 0.4 s of CPU per process)."""
+    from ..detect import detect
+    from ..message import mime, msg, tnef  # noqa: F401
+    from ..rtf import deencapsulate  # noqa: F401
+
+    detect(b"caf\xe9 \xa4\xa4")
 
 
 def _merge(summary: dict, r: dict) -> None:
