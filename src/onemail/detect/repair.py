@@ -52,6 +52,9 @@ RIGHT = ("utf-8", "gbk", "big5", "shift_jis", "euc-kr", "windows-1252", "iso-885
 #: windows-1251, whose chain the mojibake corpus shows).
 UTF8_ONLY = ("windows-1251", "windows-1250", "macintosh", "ibm437")
 _MIN_RUNS = {"windows-1251": 1, "windows-1250": 2, "macintosh": 2, "ibm437": 2}
+# Mac Roman's "√" (0xC3, the lead of à..ÿ) is never followed by a letter in real text: one
+# such run is enough.
+_MAC_ROOT = "\u221a"
 PAIRS: tuple[tuple[str, str], ...] = tuple(
     (w, r) for w in WRONG for r in RIGHT if w != r and (w not in UTF8_ONLY or r == "utf-8"))
 #: At most this many rounds (spec 004).
@@ -69,8 +72,8 @@ LATIN_PROSE = 8
 
 # CPython codec (or onemail table) behind each name.
 _PY = {"utf-8": "utf-8", "gbk": "gbk", "big5": "big5", "shift_jis": "cp932", "euc-kr": "euc_kr",
-       "iso-8859-1": "latin-1", "windows-1251": "cp1251"}
-_TABLES = ("windows-1252", "windows-1250", "macintosh", "ibm437")
+       "iso-8859-1": "latin-1"}
+_TABLES = ("windows-1252", "windows-1250", "windows-1251", "macintosh", "ibm437")
 #: Pages whose UTF-8 readings are also repaired piecewise (D13).
 _SEGMENT_PAGES = ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "macintosh", "ibm437")
 
@@ -108,24 +111,31 @@ def _decode(data: bytes, name: str) -> str | None:
 
 
 def _signature_re() -> re.Pattern:
+    """Compile the UTF-8 signature pattern (D11): a page's character for a lead byte followed
+    by its character for a continuation byte, for windows-1252, ISO-8859-1, windows-1251,
+    windows-1250 and CP437 (box drawing followed by box drawing or shades is DOS art, not a
+    signature), and Mac Roman's ``√`` (its ``0xC3``) before any continuation character."""
     leads, conts = set(), set()
-    for name in ("windows-1252", "iso-8859-1", "windows-1251"):
+    for name in ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "ibm437"):
         for b in range(0xC2, 0xF5):
             c = _decode(bytes((b,)), name)
             if c:
                 leads.add(c)
         for b in range(0x80, 0xC0):
             c = _decode(bytes((b,)), name)
-            if c:
+            if c and not (name == "ibm437" and "\u2500" <= c <= "\u25ff"):
                 conts.add(c)
 
     def cls(chars):
         return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
 
     conts.discard("\xa0")
+    mac_conts = {_decode(bytes((b,)), "macintosh") for b in range(0x80, 0xC0)}
     # A no-break space after a letter is ordinary text ("SELK\u00c4\xa0EDELL\u00c4"); after
-    # "Ã" or "Â" it is the UTF-8 of à or of a no-break space.
-    return re.compile(cls(leads) + cls(conts) + "|[\u00c2\u00c3]\xa0")
+    # "Ã" or "Â" it is the UTF-8 of à or of a no-break space. "Ã" before a space and a
+    # lower-case letter is "à" whose no-break space became a space ("Ã s crianças").
+    return re.compile(cls(leads) + cls(conts) + "|[\u00c2\u00c3]\xa0|\u221a" + cls(mac_conts)
+                      + "|(?<![A-Z])\u00c3(?=  ?[a-z])")
 
 
 _SIGNATURE: re.Pattern | None = None
@@ -171,6 +181,11 @@ def rare_chars(text: str) -> int:
         chars = sorted(ch for ch, n in char_weights().items() if n >= GOOD)
         allowed = (COMMON_SYMBOLS + r"\u3000-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
                    r"\uff01-\uff60\ufe30-\ufe4f")
+        # a precomposed Latin letter (an ASCII letter with marks: Vietnamese "ế") is no rarity
+        import unicodedata
+
+        chars += [chr(cp) for cp in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00))
+                  if chr(cp).isalpha() and unicodedata.normalize("NFD", chr(cp))[0].isascii()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
     return len(_RARE.findall(text)) + len(_STRAY.findall(text))
 
@@ -305,17 +320,46 @@ _segment_res: dict[str, re.Pattern] = {}
 
 
 def _segment_re(page: str) -> re.Pattern:
-    """Compile the pattern of ``page``'s readings of UTF-8 multi-byte sequences."""
+    """Compile the pattern of ``page``'s readings of UTF-8 multi-byte sequences.
+
+    A sequence one of whose bytes was lost upstream as U+FFFD (windows-1252 has no character
+    for 0x81, 0x8D, 0x8F, 0x90, 0x9D) matches too and becomes one U+FFFD, as ftfy does; for
+    windows-1252 and ISO-8859-1 so does ``Ã`` before a space and a lower-case letter (``à``
+    whose no-break space became a space).
+    """
     r = _segment_res.get(page)
     if r is None:
-        def chars(lo, hi):
+        def chars(lo, hi, extra=""):
             out = (_decode(bytes((b,)), page) for b in range(lo, hi + 1))
-            return "[" + "".join(re.escape(c) for c in out if c) + "]"
+            return "[" + "".join(re.escape(c) for c in out if c) + extra + "]"
 
         cont = chars(0x80, 0xBF)
-        r = _segment_res[page] = re.compile(
-            f"{chars(0xC2, 0xDF)}{cont}|{chars(0xE0, 0xEF)}{cont}{{2}}|{chars(0xF0, 0xF4)}{cont}{{3}}")
+        lost = chars(0x80, 0xBF, "\ufffd")
+        alts = [f"{chars(0xC2, 0xDF)}{cont}", f"{chars(0xE0, 0xEF)}{cont}{{2}}",
+                f"{chars(0xF0, 0xF4)}{cont}{{3}}",
+                f"{chars(0xC2, 0xDF)}\ufffd", f"{chars(0xE0, 0xEF)}(?:\ufffd{lost}?|{cont}\ufffd)",
+                f"{chars(0xF0, 0xF4)}{lost}{{0,2}}\ufffd"]
+        if page in ("windows-1252", "iso-8859-1"):
+            alts.append("(?<![A-Z])\u00c3 (?= ?[a-z])")
+        r = _segment_res[page] = re.compile("|".join(alts))
     return r
+
+
+def _enough_runs(text: str, page: str) -> bool:
+    runs = _segment_re(page).findall(text)
+    if page == "macintosh" and any(r.startswith(_MAC_ROOT) for r in runs):
+        return True
+    return len(runs) >= _MIN_RUNS[page]
+
+
+def _segment_fix(piece: str, page: str) -> str | None:
+    """Return the UTF-8 reading of one matched run, or None."""
+    if "\ufffd" in piece:
+        return "\ufffd"
+    if piece == "\u00c3 ":
+        return "\u00e0 "
+    data = _encode(piece, page)
+    return _decode(data, "utf-8") if data is not None else None
 
 
 def _apply_segments(text: str, page: str) -> str | None:
@@ -329,8 +373,7 @@ def _apply_segments(text: str, page: str) -> str | None:
 
     def fix(m: re.Match) -> str:
         nonlocal changed
-        data = _encode(m.group(), page)
-        out = _decode(data, "utf-8") if data is not None else None
+        out = _segment_fix(m.group(), page)
         if out is None:
             return m.group()
         changed = True
@@ -376,7 +419,7 @@ def _round(current, base, group, counts, segments):
     """
     best = None
     for wrong, right in PAIRS:
-        if wrong in UTF8_ONLY and len(_segment_re(wrong).findall(current)) < _MIN_RUNS[wrong]:
+        if wrong in UTF8_ONLY and not _enough_runs(current, wrong):
             continue
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
@@ -420,7 +463,7 @@ def repair_possible(text: str) -> bool:
     for wrong, right in PAIRS:
         if wrong in _CJK_PAGES and not east:
             continue
-        if wrong in UTF8_ONLY and len(_segment_re(wrong).findall(text)) < _MIN_RUNS[wrong]:
+        if wrong in UTF8_ONLY and not _enough_runs(text, wrong):
             continue
         out = _apply(text, wrong, right, segments=False)
         if out is not None and out != text:
