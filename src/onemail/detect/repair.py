@@ -62,7 +62,7 @@ MAX_ROUNDS = 4
 #: A step must raise the score by more than this (spec 004 "the 4-point margin").
 MARGIN = 4
 #: Points per UTF-8 signature or isolated East Asian character (D11), and per rare character.
-SIGNATURE_POINTS = 5
+SIGNATURE_POINTS = 6
 RARE_POINTS = 3
 #: Points per East Asian character alone with an ASCII letter on one side only ("太exotic").
 ISOLATED_POINTS = 2
@@ -283,7 +283,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
       rare ideographs the EUC-KR of common ones).
     * CJK to CJK (``gbk -> big5``) needs an East Asian input (box drawing is not Big5 read as
       GBK).
-    * A step that brings letters of a non-Latin alphabet brings at least two.
+    * A step that brings letters of a non-Latin alphabet brings at least two (one Greek
+      letter is a symbol in Latin text: ``IL2Rγ``).
     * Western text read as a CJK page (``wrong`` CJK, ``right`` windows-1252 or ISO-8859-1)
       comes back as the letters of one language: at least ``CONSISTENT`` of its non-ASCII
       letters are common in a single language (``Ó£MuretøúãÆ`` mixes Danish and Portuguese).
@@ -291,10 +292,10 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
     old_east = old.han + old.kana + old.hangul + old.half_kana + old.wedged
     if wrong in _CJK_PAGES and not old_east:
         return False
-    old_alpha = old.greek + old.cyrillic + old.hebrew + old.arabic + old.thai
-    new_alpha = new.greek + new.cyrillic + new.hebrew + new.arabic + new.thai
+    old_alpha = old.cyrillic + old.hebrew + old.arabic + old.thai
+    new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
-        return False  # one Hebrew letter from "×”" is not a word
+        return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(new_text):
         return False
     if right in _CJK_PAGES:
@@ -340,7 +341,10 @@ def _segment_re(page: str) -> re.Pattern:
                 f"{chars(0xC2, 0xDF)}\ufffd", f"{chars(0xE0, 0xEF)}(?:\ufffd{lost}?|{cont}\ufffd)",
                 f"{chars(0xF0, 0xF4)}{lost}{{0,2}}\ufffd"]
         if page in ("windows-1252", "iso-8859-1"):
-            alts.append("(?<![A-Z])\u00c3 (?= ?[a-z])")
+            alts.append("(?<![A-Z])\u00c3  ?(?=[a-z])")
+            alts.append("[\u00c2\u00d0\u00c5] (?=\\S)")
+        elif page == "windows-1251":
+            alts.append("(?<![\u0410-\u042f])\u0413  ?(?=[a-z])")
         r = _segment_res[page] = re.compile("|".join(alts))
     return r
 
@@ -352,12 +356,25 @@ def _enough_runs(text: str, page: str) -> bool:
     return len(runs) >= _MIN_RUNS[page]
 
 
-def _segment_fix(piece: str, page: str) -> str | None:
-    """Return the UTF-8 reading of one matched run, or None."""
+def _segment_fix(m: re.Match, page: str) -> str | None:
+    """Return the UTF-8 reading of one matched run, or None.
+
+    A no-break space that became a space (D13): ``Ã``/``Г`` + space is ``à`` (the space
+    stays, as in ``à perturber``, unless a second one follows or the Portuguese contractions
+    ``às``, ``àquele``, ``àquilo`` do); ``Â``, ``Ð``, ``Å`` + space are the no-break space,
+    ``Р``, ``Š``.
+    """
+    piece = m.group()
     if "\ufffd" in piece:
         return "\ufffd"
-    if piece == "\u00c3 ":
+    if piece[0] in "\u00c3\u0413" and piece[1:].strip() == "":
+        after = m.string[m.end():]
+        if len(piece) == 3 or after.startswith(("s ", "quel", "quil")):
+            return "\u00e0"
         return "\u00e0 "
+    if len(piece) == 2 and piece[1] == " ":
+        data = _encode(piece[0], page)
+        return _decode(data + b"\xa0", "utf-8") if data is not None else None
     data = _encode(piece, page)
     return _decode(data, "utf-8") if data is not None else None
 
@@ -373,7 +390,7 @@ def _apply_segments(text: str, page: str) -> str | None:
 
     def fix(m: re.Match) -> str:
         nonlocal changed
-        out = _segment_fix(m.group(), page)
+        out = _segment_fix(m, page)
         if out is None:
             return m.group()
         changed = True
