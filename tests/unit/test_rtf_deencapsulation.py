@@ -338,3 +338,12 @@ def test_utf16_code_page_unknown_with_a_plugged_decoder():
                            b"\\f0 ab}", DeencapsulationOptions(code_page_decoder=decoder))
     assert (result.text, seen) == ("ab", [1252])
     assert [d.kind for d in result.defects] == [K.AMBIGUOUS_UNKNOWN_CODE_PAGE]
+
+
+def test_options_checked():
+    with pytest.raises(TypeError, match="code_page_decoder"):
+        DeencapsulationOptions(code_page_decoder="cp1252")
+    with pytest.raises(ValueError, match="max_depth"):
+        DeencapsulationOptions(max_depth=0)
+    with pytest.raises(TypeError, match="max_depth"):
+        DeencapsulationOptions(max_depth="5")

@@ -234,10 +234,20 @@ class DeencapsulationOptions:
     :param code_page_decoder: a :data:`CodePageDecoder`; None uses CPython's codecs
         (:func:`cpython_code_page_decoder`).
     :param max_depth: nesting limit passed to the tokenizer (default 1000).
+    :raises TypeError: ``code_page_decoder`` is not callable, ``max_depth`` not an int.
+    :raises ValueError: ``max_depth`` is less than 1.
     """
 
     code_page_decoder: CodePageDecoder | None = field(default=None, kw_only=True)
     max_depth: int = field(default=DEFAULT_MAX_DEPTH, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.code_page_decoder is not None and not callable(self.code_page_decoder):
+            raise TypeError("code_page_decoder must be callable or None")
+        if not isinstance(self.max_depth, int) or isinstance(self.max_depth, bool):
+            raise TypeError(f"max_depth must be an int, not {type(self.max_depth).__name__}")
+        if self.max_depth < 1:
+            raise ValueError(f"max_depth must be at least 1, not {self.max_depth}")
 
 
 @dataclass(frozen=True, slots=True)
