@@ -14,7 +14,12 @@ Code pages: each run is decoded by ``DeencapsulationOptions.code_page_decoder`` 
 (the message layer passes onemail's own charsets), else by CPython's codecs (``cpNNN`` and the
 aliases in ``_CODEC_NAMES``). In the windows-874 and windows-125x code pages the byte values
 CPython leaves undefined map to the C1 control of the same value, as Windows and the WHATWG
-tables do (RT27).
+tables do (RT27); cp950 and cp936 pairs CPython lacks are read as Big5-HKSCS and GB18030 (RT37).
+
+Encapsulation splits the HTML with one regular expression into markup (tags, comments,
+``<!...>``, ``<?...>``) and text, and spells every character so that de-encapsulation gives
+it back exactly (RT40); where each piece goes and the htmltag numbers follow Outlook's output
+in the corpus (RT41, RT42).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import unescape as _unescape
 
 from .defects import RtfDefect, RtfDefectKind
 from .reader import (
@@ -844,7 +850,5 @@ def _write_text(out: list, text: str, body: bool, place: int, in_par: bool) -> N
 
 def _entity_char(entity: str) -> str:
     """What an RTF reader should show for a character reference (best effort)."""
-    import html as _html
-
-    shown = _html.unescape(entity)
+    shown = _unescape(entity)
     return "" if shown == entity or "\r" in shown or "\n" in shown else shown
