@@ -77,13 +77,13 @@ def test_repair_floor_per_chain_type():
     for case in _synthetic()[::2]:
         by_type.setdefault(case["type"], []).append(repair(case["mojibake"]).text == case["original"])
     for kind, oks in by_type.items():
-        assert sum(oks) / len(oks) >= 0.9, kind
+        assert sum(oks) / len(oks) >= 0.93, kind
 
 
 def test_repair_keeps_clean_originals():
-    cases = _synthetic()[::2]
-    kept = sum(repair(c["original"]).text == c["original"] for c in cases)
-    assert kept / len(cases) >= 0.99
+    """Issue 7: no change at all to clean text."""
+    changed = [c["id"] for c in _synthetic()[::2] if repair(c["original"]).text != c["original"]]
+    assert changed == []
 
 
 def test_repair_keeps_ftfy_negative_cases(corpus):

@@ -49,12 +49,14 @@ RIGHT = ("utf-8", "gbk", "big5", "shift_jis", "euc-kr", "windows-1252", "iso-885
 #: Every ``(wrong, right)`` pair in the order ties resolve to.
 #: Pages beyond the design that are only ever UTF-8 read wrongly (D9): their only pair is
 #: ``(page, utf-8)``, and it needs two of the page's UTF-8-reading runs in the text (one for
-#: windows-1251, whose chain the mojibake corpus shows).
+#: windows-1251, whose chain the mojibake corpus shows, not counting a run a lower-case
+#: Cyrillic letter follows: "Лімбург" is Belarusian, not mojibake).
 UTF8_ONLY = ("windows-1251", "windows-1250", "macintosh", "ibm437")
 _MIN_RUNS = {"windows-1251": 1, "windows-1250": 2, "macintosh": 2, "ibm437": 2}
 # Mac Roman's "√" (0xC3, the lead of à..ÿ) is never followed by a letter in real text: one
 # such run is enough.
 _MAC_ROOT = "\u221a"
+_CYRILLIC_LOWER = re.compile("[\u0430-\u045f]")
 PAIRS: tuple[tuple[str, str], ...] = tuple(
     (w, r) for w in WRONG for r in RIGHT if w != r and (w not in UTF8_ONLY or r == "utf-8"))
 #: At most this many rounds (spec 004).
@@ -262,10 +264,14 @@ CONSISTENT = 0.8
 
 
 def _consistent(text: str) -> bool:
-    """True when the non-ASCII letters of ``text`` are mostly common in one language."""
+    """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
+    letters mostly common in one language."""
     from .langmodel import GOOD, language_letters
 
-    letters = [ch for ch in text if ord(ch) >= 0x80 and ch.isalpha()]
+    high = [ch for ch in text if ord(ch) >= 0x80]
+    letters = [ch for ch in high if ch.isalpha()]
+    if len(letters) * 3 < len(high) * 2:
+        return False
     if not letters:
         return True
     best = max(sum(1 for ch in letters if common.get(ch.lower(), 0) >= GOOD)
@@ -286,8 +292,10 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
     * A step that brings letters of a non-Latin alphabet brings at least two (one Greek
       letter is a symbol in Latin text: ``IL2Rγ``).
     * Western text read as a CJK page (``wrong`` CJK, ``right`` windows-1252 or ISO-8859-1)
-      comes back as the letters of one language: at least ``CONSISTENT`` of its non-ASCII
-      letters are common in a single language (``Ó£MuretøúãÆ`` mixes Danish and Portuguese).
+      comes back as the letters of one language: two thirds of its non-ASCII characters are
+      letters, at least ``CONSISTENT`` of them common in a single language (``Ó£MuretøúãÆ``
+      mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
+    * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK).
     """
     old_east = old.han + old.kana + old.hangul + old.half_kana + old.wedged
     if wrong in _CJK_PAGES and not old_east:
@@ -297,6 +305,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(new_text):
+        return False
+    if wrong in _CJK_PAGES and right in _CJK_PAGES and not (old.han and old.common * 2 < old.han):
         return False
     if right in _CJK_PAGES:
         new_east = new.han + new.kana + new.hangul + new.half_kana
@@ -350,7 +360,11 @@ def _segment_re(page: str) -> re.Pattern:
 
 
 def _enough_runs(text: str, page: str) -> bool:
-    runs = _segment_re(page).findall(text)
+    if page == "windows-1251":
+        runs = [m.group() for m in _segment_re(page).finditer(text)
+                if not _CYRILLIC_LOWER.match(text, m.end())]
+    else:
+        runs = _segment_re(page).findall(text)
     if page == "macintosh" and any(r.startswith(_MAC_ROOT) for r in runs):
         return True
     return len(runs) >= _MIN_RUNS[page]
