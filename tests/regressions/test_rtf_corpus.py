@@ -145,3 +145,18 @@ def test_onemail_charsets_decode_the_corpus_like_the_default():
     for name in RTF_FILES:
         data = (RTF / name).read_bytes()
         assert deencapsulate(data, options) == deencapsulate(data), name
+
+
+@pytest.mark.parametrize("stem", HTML_CASES + TEXT_CASES)
+def test_stored_bodies_round_trip_through_encapsulation(stem):
+    """Decision 1 on real bodies: Outlook's stored HTML and text come back exactly."""
+    from onemail.rtf import encapsulate_html, encapsulate_text
+
+    rtf = (RTF / "rtf" / f"{stem}.rtf").read_bytes()
+    if stem in HTML_CASES:
+        body = (RTF / "expected" / f"{stem}.html").read_bytes().decode("utf-8")
+        result = deencapsulate(encapsulate_html(body))
+    else:
+        body = _expected_text(f"expected/{stem}.txt", rtf)
+        result = deencapsulate(encapsulate_text(body))
+    assert (result.text, result.defects) == (body, ())
