@@ -274,3 +274,24 @@ def test_limit_kana_only_euc_jp_reported_as_gbk():
 @pytest.mark.xfail(strict=True, reason="spec 004: short Korean text without a Hangul majority")
 def test_limit_short_korean_with_hanja():
     assert detect("한人어大".encode("euc_kr")).charset == "euc-kr"
+
+
+def test_language_model_is_current():
+    """The committed model equals a fresh run of scripts/train_detect.py (visible corpora)."""
+    import subprocess
+    import sys
+
+    from paths import CORPUS, REPO
+
+    if not (CORPUS / "detect" / "MANIFEST.tsv").exists():
+        pytest.skip("visible corpora not present")
+    r = subprocess.run([sys.executable, str(REPO / "scripts" / "train_detect.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_language_model_is_small():
+    from paths import REPO
+
+    tables = REPO / "src" / "onemail" / "detect" / "_tables"
+    assert (tables / "language.py").stat().st_size < 100_000
