@@ -169,6 +169,19 @@ def _context_cost(page, context) -> float:
     return MIX_NATS * n
 
 
+_non_latin_langs: list[str] = []
+
+
+def _non_latin() -> list[str]:
+    """Languages whose most frequent non-ASCII letters are not Latin."""
+    if not _non_latin_langs:
+        from ._tables.language import LANGUAGES
+
+        _non_latin_langs.extend(lang for lang, (_s, chars, _f) in LANGUAGES.items()
+                                if chars and chars[0].isalpha() and ord(chars[0]) >= 0x370)
+    return _non_latin_langs
+
+
 _langs_of: dict[str, tuple[str, ...]] = {}
 
 
@@ -249,6 +262,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     b0, n0 = counts[0] if counts else (0, 0)
     share_term = {lang: high * log_s + ascii_letters * log_not_s
                   for lang, (log_s, log_not_s) in lang_share.items()}
+    if not ascii_letters:
+        # no ASCII letter at all says nothing against a non-Latin alphabet (its measured
+        # share is lowered by the English and markup around the visible texts)
+        for lang in _non_latin():
+            share_term[lang] = 0.0
     bounds = []
     for order, label in enumerate(SINGLE_BYTE):
         models, _good, _nonlatin, ub = pages[label][:4]
