@@ -126,7 +126,7 @@ class CjkCodec(Codec):
     """A CJK decoder family: reference state machine plus proved C-codec fast path.
 
     Subclasses set :attr:`invalid_kind`, :attr:`fast_key` and implement :meth:`_load_tables`,
-    :meth:`_ref` and :meth:`_encode_char`.
+    :meth:`_ref` and :meth:`_encode_code_point`; :attr:`boundary` may be narrowed.
     """
 
     __slots__ = ("_t", "_fast", "_enc", "_rev", "_encode_fast")
@@ -245,7 +245,7 @@ class CjkCodec(Codec):
         pos, _ = self._ref(data, 0, len(data), final, out, errs, False)
         if errs:
             kind = self.invalid_kind
-            issues.extend(TextIssue(kind, offset + o, n) for o, n in errs)
+            issues.extend(TextIssue(kind, offset + o, k) for o, k in errs)
         return "".join(out), pos
 
     # -- decoding ---------------------------------------------------------------------------
@@ -294,7 +294,7 @@ class CjkCodec(Codec):
             text = self._fix(text)
         if errs:
             kind = self.invalid_kind
-            issues.extend(TextIssue(kind, offset + o, n) for o, n in errs)
+            issues.extend(TextIssue(kind, offset + o, k) for o, k in errs)
         return text, consumed
 
     def _with_handler(self, data, final, errs, base):
