@@ -187,8 +187,10 @@ _langs_of: dict[str, tuple[str, ...]] = {}
 
 def _page_langs() -> dict[str, tuple[str, ...]]:
     if not _langs_of:
+        interned: dict[tuple[str, ...], tuple[str, ...]] = {}
         for label, page in _get()[0].items():
-            _langs_of[label] = tuple(m[0] for m in page[0])
+            langs = tuple(m[0] for m in page[0])
+            _langs_of[label] = interned.setdefault(langs, langs)
     return _langs_of
 
 
@@ -268,12 +270,17 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         for lang in _non_latin():
             share_term[lang] = 0.0
     bounds = []
+    best_share: dict[int, float] = {}  # pages share language sets: one max per set
     for order, label in enumerate(SINGLE_BYTE):
         models, _good, _nonlatin, ub = pages[label][:4]
         mix = _context_cost(pages[label], adjacent) if adjacent else 0.0
         if models:
             chars_ub = sum(map(mul, ns, map(ub.__getitem__, bs)))
-            bound = chars_ub + max(map(share_term.__getitem__, pages_langs[label])) - mix
+            langs = pages_langs[label]
+            top = best_share.get(id(langs))
+            if top is None:
+                top = best_share[id(langs)] = max(map(share_term.__getitem__, langs))
+            bound = chars_ub + top - mix
         else:
             chars_ub = bound = high * math.log(FLOOR) - mix
         bounds.append((bound, -order, label, mix, chars_ub))
