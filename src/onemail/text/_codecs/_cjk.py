@@ -302,15 +302,16 @@ class CjkCodec(Codec):
 
         Errors are appended to ``errs`` with ``base`` added to their offsets.
         """
-        job = [self._ref, final, [] if errs is not None else None, None]
+        mine = errs if base == 0 or errs is None else []
+        job = [self._ref, final, mine, None]
         saved = getattr(_local, "job", None)
         _local.job = job
         try:
             text = self._fast[1](data, HANDLER)[0]
         finally:
             _local.job = saved
-        if job[2]:
-            errs.extend((base + o, k) for o, k in job[2])
+        if mine is not errs and mine:
+            errs.extend((base + o, k) for o, k in mine)
         return text, job[3]
 
     # -- encoding ---------------------------------------------------------------------------
