@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from operator import mul
+from operator import itemgetter, mul
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "good_share", "char_weights"]
 
@@ -74,13 +74,20 @@ SHARE_MAX = 0.995
 _model = None
 
 
+_LATIN1 = "".join(map(chr, range(256)))
+
+
+_table_cache: dict[str, str] = {"iso-8859-1": _LATIN1}  # the design's latin1: C1 controls
+
+
 def table(label: str) -> str:
     """Return the 256-character decode table of a single-byte candidate (U+FFFE = unmapped)."""
-    from ..text._tables.single_byte import TABLES
+    t = _table_cache.get(label)
+    if t is None:
+        from ..text._tables.single_byte import TABLES
 
-    if label == "iso-8859-1":  # the design's latin1: C1 controls, distinct from windows-1252
-        return "".join(map(chr, range(256)))
-    return TABLES[label]
+        t = _table_cache[label] = TABLES[label]
+    return t
 
 
 def _build():
@@ -271,8 +278,17 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             share_term[lang] = 0.0
     bounds = []
     best_share: dict[int, float] = {}  # pages share language sets: one max per set
+    # Pages that read every byte present the same way, with the same languages, score the same
+    # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): computed once.
+    seen: dict[tuple[str, int], tuple[float, float, float]] = {}
+    pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
     for order, label in enumerate(SINGLE_BYTE):
         models, _good, _nonlatin, ub = pages[label][:4]
+        key = ("".join(pick(table(label))), id(pages_langs[label]))
+        hit = seen.get(key)
+        if hit is not None:
+            bounds.append((hit[0], -order, label, hit[1], hit[2]))
+            continue
         mix = _context_cost(pages[label], adjacent) if adjacent else 0.0
         if models:
             chars_ub = sum(map(mul, ns, map(ub.__getitem__, bs)))
@@ -283,9 +299,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             bound = chars_ub + top - mix
         else:
             chars_ub = bound = high * math.log(FLOOR) - mix
+        seen[key] = (bound, mix, chars_ub)
         bounds.append((bound, -order, label, mix, chars_ub))
     bounds.sort(reverse=True)
     exact: list[tuple[float, int, str, float]] = []
+    exact_seen: dict[tuple[str, int], tuple[float, float]] = {}
     runner_up = None
     for bound, neg_order, label, mix, chars_ub in bounds:
         if exact and bound <= exact[0][0]:
@@ -293,6 +311,12 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             # (an over-estimate, so the second row's penalty errs small)
             runner_up = (bound, neg_order, label, 0.0)
             break
+        key = ("".join(pick(table(label))), id(pages_langs[label]))
+        done = exact_seen.get(key)
+        if done is not None:
+            exact.append((done[0], neg_order, label, done[1]))
+            exact.sort(reverse=True)
+            continue
         best, fit = -math.inf, 0.0
         # languages in order of their share term; stop once even the best characters cannot
         # lift a language's share term above the page's best so far
@@ -312,6 +336,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
                 fit = min(1.0, math.exp(chars / high - neg_h))
         if best == -math.inf:
             best = bound + mix
+        exact_seen[key] = (best - mix, fit)
         exact.append((best - mix, neg_order, label, fit))
         exact.sort(reverse=True)
     if runner_up is not None and (len(exact) < 2 or runner_up[0] > exact[1][0]):
