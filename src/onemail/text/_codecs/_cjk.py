@@ -129,7 +129,7 @@ class CjkCodec(Codec):
     :meth:`_ref` and :meth:`_encode_code_point`; :attr:`boundary` may be narrowed.
     """
 
-    __slots__ = ("_t", "_fast", "_enc", "_rev", "_encode_fast")
+    __slots__ = ("_t", "_fast", "_checks", "_enc", "_rev", "_encode_fast")
 
     #: key of ``_tables.cjk_suspects.FAST``
     fast_key = ""
@@ -167,22 +167,37 @@ class CjkCodec(Codec):
                 (codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()))
                 for name, fixups, suspects in FAST[self.fast_key]
             )
+            self._checks = tuple(tuple(f) + tuple(s) for _, f, s in FAST[self.fast_key])
             rx = re.compile(self.boundary)
             table = bytes(rx.match(bytes((b,))) is not None for b in range(256))
             f = self._fast = (stages, *stages[-1], rx.search, table)
         return f
 
     def _strict(self, data):
-        """Return the standard's text from a strict C decode of a stage, or ``None``."""
-        for cdecode, fixups, suspects in (self._fast or self._fast_path())[0]:
+        """Return ``(standard's text or None, last stage's strict C text or None)``.
+
+        The text is that of the first stage whose strict C decode succeeds and is accepted
+        (module docstring, step 3). The second item, when the last stage decoded without error
+        but may hold a suspect unit, lets :meth:`_slow` skip its handler pass.
+        """
+        stages = (self._fast or self._fast_path())[0]
+        text = None
+        for k, (cdecode, fixups, suspects) in enumerate(stages):
             try:
                 text = cdecode(data)[0]
             except UnicodeDecodeError:
+                text = None
                 continue
-            text = _accept(data, text, fixups, suspects)
-            if text is not None:
-                return text
-        return None
+            find = text.find
+            for c in self._checks[k]:  # usually none occurs: one C scan each
+                if find(c) >= 0:
+                    break
+            else:
+                return text, None
+            accepted = _accept(data, text, fixups, suspects)
+            if accepted is not None:
+                return accepted, None
+        return None, text
 
     def _fix(self, text):
         """Apply the last stage's fix-ups."""
@@ -250,23 +265,30 @@ class CjkCodec(Codec):
 
     # -- decoding ---------------------------------------------------------------------------
     def decode(self, data, issues, offset):
-        text = self._strict(data)
+        text, suspect = self._strict(data)
         if text is not None:
             return text
-        return self._slow(data, issues, offset, True)[0]
+        return self._slow(data, issues, offset, True, suspect)[0]
 
     def decode_chunk(self, data, issues, offset, final, state):
-        text = self._strict(data)
+        text, suspect = self._strict(data)
         if text is not None:
             return text, len(data), None
-        text, consumed = self._slow(data, issues, offset, final)
+        text, consumed = self._slow(data, issues, offset, final, suspect)
         return text, consumed, None
 
-    def _slow(self, data, issues, offset, final):
-        """Decode damaged or suspect input (module docstring, steps 4 and 5)."""
+    def _slow(self, data, issues, offset, final, suspect=None):
+        """Decode damaged or suspect input (module docstring, steps 4 and 5).
+
+        :param suspect: the last stage's strict C text when it decoded without error (then it is
+            what the handler pass would give, and that pass is skipped).
+        """
         errs = [] if issues is not None else None
         n = len(data)
-        text, pending = self._with_handler(data, final, errs, 0)
+        if suspect is None:
+            text, pending = self._with_handler(data, final, errs, 0)
+        else:
+            text, pending = suspect, None
         consumed = n if pending is None else pending
         spans = self._suspect_spans(data, text) if self._fast[3] else None
         if spans:
