@@ -206,6 +206,19 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
         if beat >= 50:
             return 50.0, False  # halved: 50 at most, the bound
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
+    if beat > 0 and data and not codec.startswith("table:"):
+        try:
+            data.decode(codec)
+        except UnicodeDecodeError as exc:
+            # at least one error (not a last character cut short, D15): bound the score before
+            # paying for the full decode (a double-byte reading has >= len - high/2 characters)
+            if exc.start >= len(data) - 3:
+                high = -1
+            else:
+                high = len(data) - len(data.translate(None, _HIGH_BYTES))
+            n = max(1.0, len(data) - high / 2)
+            if high >= 0 and 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
+                return 22 + 15 + 35 * min(1.0, high / n) + 10, False
     text, errors = _decode(data, codec)
     if beat > 0 and text:
         n = len(text)
