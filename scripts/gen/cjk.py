@@ -312,13 +312,15 @@ def _ranges(cps: list[int]) -> list[tuple[int, int]]:
 def _encode_body() -> str:
     refs = reference_codecs()
     lines = [
-        "# codec key -> (CPython codec, code point ranges it encodes otherwise than the standard)",
+        "# codec key -> (CPython codec, code point ranges it encodes otherwise than the standard,",
+        "# as a str of (first, last) character pairs: a str literal is quick to compile)",
         "ENCODE = {",
     ]
     for key in sorted(ENCODE_CODECS):
         cps = encode_suspects(key, refs[key])
+        pairs = "".join(chr(a) + chr(b) for a, b in _ranges(cps))
         lines.append(f"    # {len(cps)} suspect code points")
-        lines.append(f"    {key!r}: ({ENCODE_CODECS[key]!r}, {tuple(_ranges(cps))!r}),")
+        lines.append(f"    {key!r}: ({ENCODE_CODECS[key]!r}, {ascii(pairs)}),")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -370,8 +370,10 @@ class CjkCodec(Codec):
     def _load_encode_fast(self):
         from .._tables.cjk_encode import ENCODE
 
-        name, ranges = ENCODE[self.key]
-        cls = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
+        name, pairs = ENCODE[self.key]
+        cls = "".join(
+            re.escape(a) + ("-" + re.escape(b) if b > a else "") for a, b in zip(pairs[::2], pairs[1::2], strict=True)
+        )
         f = self._encode_fast = (codecs.getencoder(name), re.compile(f"[{cls}]").search if cls else None)
         return f
 
