@@ -279,16 +279,10 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     bounds = []
     best_share: dict[int, float] = {}  # pages share language sets: one max per set
     # Pages that read every byte present the same way, with the same languages, score the same
-    # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): computed once.
-    seen: dict[tuple[str, int], tuple[float, float, float]] = {}
+    # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
     for order, label in enumerate(SINGLE_BYTE):
         models, _good, _nonlatin, ub = pages[label][:4]
-        key = ("".join(pick(table(label))), id(pages_langs[label]))
-        hit = seen.get(key)
-        if hit is not None:
-            bounds.append((hit[0], -order, label, hit[1], hit[2]))
-            continue
         mix = _context_cost(pages[label], adjacent) if adjacent else 0.0
         if models:
             chars_ub = sum(map(mul, ns, map(ub.__getitem__, bs)))
@@ -299,7 +293,6 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             bound = chars_ub + top - mix
         else:
             chars_ub = bound = high * math.log(FLOOR) - mix
-        seen[key] = (bound, mix, chars_ub)
         bounds.append((bound, -order, label, mix, chars_ub))
     bounds.sort(reverse=True)
     exact: list[tuple[float, int, str, float]] = []
@@ -318,13 +311,13 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             exact.sort(reverse=True)
             continue
         best, fit = -math.inf, 0.0
-        # languages in order of their share term; stop once even the best characters cannot
-        # lift a language's share term above the page's best so far
+        # skip a language when even the best characters cannot lift its share term above the
+        # page's best so far
         ub = pages[label][3]
         rest_ub = chars_ub - n0 * ub[b0]
-        for lang, log_p, _ls, _lns, neg_h in sorted(pages[label][0], key=lambda m: -share_term[m[0]]):
+        for lang, log_p, _ls, _lns, neg_h in pages[label][0]:
             if chars_ub + share_term[lang] <= best:
-                break
+                continue
             # the most frequent byte scored exactly, the others by the bound: skips most
             # languages without summing
             if n0 * log_p[b0] + rest_ub + share_term[lang] <= best:
