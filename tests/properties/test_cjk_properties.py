@@ -77,8 +77,10 @@ def test_non_final_chunk_consumes_only_final_bytes(data, label):
     codec = for_label(label)._codec
     text, consumed, state = codec.decode_chunk(raw, None, 0, False, None)
     assert state is None and 0 <= consumed <= len(raw)
-    assert text == codec.reference_decode(raw, None, 0, final=False)[0]
-    assert consumed == codec.reference_decode(raw, None, 0, final=False)[1]
-    # what was consumed decodes the same on its own, and the rest is at most one sequence
+    # At most the standard's consumption (a C lead the standard rejects at once, Big5 0x80, may
+    # be held back too); what was consumed decodes the same on its own and is the reference's
+    # text for it; the rest is at most one unfinished sequence.
+    assert consumed <= codec.reference_decode(raw, None, 0, final=False)[1]
+    assert text == codec.reference_decode(raw[:consumed], None, 0, final=False)[0]
     assert codec.decode(raw[:consumed], None, 0) == text
     assert len(raw) - consumed <= 3

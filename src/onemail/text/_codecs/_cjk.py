@@ -52,10 +52,14 @@ Why the fast path is exact.
    decoded by the reference, the rest by the C codec with the
    handler. Every byte is decoded at most three times, so damaged input takes linear time, and
    sparse damage stays near C speed.
-5. Streaming. With ``final`` false, an incomplete sequence at the end of ``data`` reaches the
-   reference through the handler ("incomplete multibyte sequence"); the reference stops at its
-   first byte, which is returned as the end of what was ``consumed`` (the state is clean
-   there, so the family state stays ``None``).
+5. Streaming. With ``final`` false, a fresh C incremental decoder (strict) decodes the
+   complete units and holds back an unfinished unit at the end; its start is a unit boundary,
+   hence clean for the standard's decoder too, and becomes the end of what was ``consumed``
+   (the family state stays ``None``; the caller re-sends the held bytes). The held bytes are a
+   proper prefix of a C unit, so at most 3; the standard's decoder may already have decided
+   some of them (Big5 0x80 is a C lead but a standard error), which only delays that output.
+   On damage, the incomplete tail reaches the reference through the handler ("incomplete
+   multibyte sequence"), which stops at its first byte.
 """
 
 from __future__ import annotations
@@ -129,7 +133,7 @@ class CjkCodec(Codec):
     :meth:`_ref` and :meth:`_encode_code_point`; :attr:`boundary` may be narrowed.
     """
 
-    __slots__ = ("_t", "_fast", "_checks", "_enc", "_rev", "_encode_fast")
+    __slots__ = ("_t", "_fast", "_checks", "_incremental", "_enc", "_rev", "_encode_fast")
 
     #: key of ``_tables.cjk_suspects.FAST``
     fast_key = ""
@@ -167,6 +171,7 @@ class CjkCodec(Codec):
                 (codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()))
                 for name, fixups, suspects in FAST[self.fast_key]
             )
+            self._incremental = tuple(codecs.getincrementaldecoder(name) for name, _, _ in FAST[self.fast_key])
             self._checks = tuple(tuple(f) + tuple(s) for _, f, s in FAST[self.fast_key])
             rx = re.compile(self.boundary)
             table = bytes(rx.match(bytes((b,))) is not None for b in range(256))
@@ -271,9 +276,26 @@ class CjkCodec(Codec):
         return self._slow(data, issues, offset, True, suspect)[0]
 
     def decode_chunk(self, data, issues, offset, final, state):
-        text, suspect = self._strict(data)
-        if text is not None:
-            return text, len(data), None
+        if final:
+            text, suspect = self._strict(data)
+            if text is not None:
+                return text, len(data), None
+        else:
+            # A stream chunk usually ends inside a character: a fresh strict C incremental
+            # decoder decodes the complete units and holds back the unfinished tail (a clean
+            # boundary for both parses, step 5), without the handler pass.
+            stages = (self._fast or self._fast_path())[0]
+            for k, (_, fixups, suspects) in enumerate(stages):
+                dec = self._incremental[k]()
+                try:
+                    text = dec.decode(data, False)
+                except UnicodeDecodeError:
+                    continue
+                cut = len(data) - len(dec.getstate()[0])
+                text = _accept(data[:cut] if cut < len(data) else data, text, fixups, suspects)
+                if text is not None:
+                    return text, cut, None
+            suspect = None
         text, consumed = self._slow(data, issues, offset, final, suspect)
         return text, consumed, None
 
