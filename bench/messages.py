@@ -15,7 +15,8 @@ Times are CPU time of this process (``time.process_time``: a neighbour's load on
 machine does not count), best of ``--repeat`` runs, the two interleaved. Messages/s and the
 ratio (onemail's speed / the anchor's) are printed, then onemail alone on the .msg and TNEF
 files (the stdlib cannot read them), then ``onemail scan`` of the whole corpus folder with
-``--jobs 1`` and ``--jobs 2`` (wall time: it runs worker processes). Goal (issue 8): ratio >= 1,
+``--jobs 1`` and ``--jobs 2`` (wall time, as it runs worker processes: best of ``--repeat``
+runs, interleaved, which is what a shared machine allows). Goal (issue 8): ratio >= 1,
 and jobs 2 about 1.8x jobs 1 on an otherwise idle two-core machine.
 
 Run: ``python bench/messages.py [--repeat N]``. Installs nothing; needs only CPython and the
@@ -94,18 +95,25 @@ def main() -> int:
     best_ms = min(run_onemail(outlook)[0] for _ in range(args.repeat))
     print(f"onemail.read .msg/TNEF  {len(outlook) / best_ms:8.0f} messages/s  ({best_ms:.2f} s)")
     if not args.no_scan:
-        walls = {}
+        walls = {1: float("inf"), 2: float("inf")}
+        cpus = {}
         print(f"load average before scan: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
               "(wall times below mean little when it exceeds the core count)")
+        messages = 0
+        for _ in range(args.repeat):
+            for jobs in (1, 2):
+                start, before = time.perf_counter(), os.times()
+                messages = scan([str(MAIL)], jobs)["messages"]
+                wall = time.perf_counter() - start
+                after = os.times()
+                if wall < walls[jobs]:
+                    walls[jobs] = wall
+                    cpus[jobs] = (after.user + after.system + after.children_user + after.children_system
+                                  - before.user - before.system - before.children_user
+                                  - before.children_system)
         for jobs in (1, 2):
-            start, before = time.perf_counter(), os.times()
-            summary = scan([str(MAIL)], jobs)
-            walls[jobs] = time.perf_counter() - start
-            after = os.times()
-            cpu = (after.user + after.system + after.children_user + after.children_system
-                   - before.user - before.system - before.children_user - before.children_system)
-            print(f"onemail scan --jobs {jobs}  {summary['messages'] / walls[jobs]:8.0f} messages/s  "
-                  f"({walls[jobs]:.2f} s wall, {cpu:.2f} s CPU incl. workers, {summary['messages']} messages)")
+            print(f"onemail scan --jobs {jobs}  {messages / walls[jobs]:8.0f} messages/s  "
+                  f"({walls[jobs]:.2f} s wall, best of {args.repeat}; {cpus[jobs]:.2f} s CPU incl. workers)")
         print(f"scan speed-up jobs 2/1  {walls[1] / walls[2]:8.2f}")
     return 0
 
