@@ -36,7 +36,8 @@ equal to them, tested); the CJK candidates use the superset code pages the WHATW
 implement (``gb18030`` for gbk, ``cp950`` for big5, ``cp932`` for shift_jis, ``cp949`` for
 euc-kr), so that a file the returned label decodes cleanly also scores cleanly (D1, D6).
 Every returned label resolves with :func:`onemail.text.for_label`, whose decoder is the one
-the answer is judged by.
+the answer is judged by: a double-byte winner is checked with onemail's own decoder on the
+sample, and scored again on its text if that decoder finds errors CPython's did not.
 
 Speed (D16): a row whose score cannot reach the best so far, by an upper bound from its decode
 errors and its share of bytes >= 0x80, is not classified (the bound is reported);
@@ -304,8 +305,43 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
         score, exclusive = _score(sample, label, codec, best)
         rows.append((score, order, label, exclusive))
     rows.sort(key=lambda r: (-r[0], r[1]))
+    if not forced_utf8:
+        rows = _check_with_ours(sample, rows)
     conf = _confidence(rows)
     return Detection(rows[0][2], conf, tuple(Candidate(r[2], round(r[0])) for r in rows))
+
+
+_DOUBLE_BYTE = frozenset(("gbk", "big5", "shift_jis", "euc-kr", "euc-jp"))
+
+
+def _check_with_ours(sample: bytes, rows: list) -> list:
+    """Re-score a double-byte winner with onemail's own decoder (the one its label selects).
+
+    Scoring used CPython's codecs; where the WHATWG decoder finds errors CPython did not, the
+    winner is scored again on onemail's text and the rows re-sorted (at most twice).
+    """
+    from ..text import for_label
+
+    for _ in range(2):
+        score, order, label, exclusive = rows[0]
+        if label not in _DOUBLE_BYTE:
+            break
+        issues: list = []
+        text = for_label(label).decode(sample, issues)
+        errors = len(issues)
+        if errors and issues[-1].offset + issues[-1].length >= len(sample) and sample[-1] >= 0x80:
+            errors -= 1  # a last character cut short (D15)
+        if not errors:
+            break
+        if len(text) > SCORE_CHARS:
+            errors = max(1.0, errors * SCORE_CHARS / len(text))
+            text = text[:SCORE_CHARS]
+        ours = score_counts(classify(text), errors)
+        if ours >= score:
+            break
+        rows[0] = (ours, order, label, False)
+        rows.sort(key=lambda r: (-r[0], r[1]))
+    return rows
 
 
 _SB_ROWS = ("windows-1252", "iso-8859-1")
