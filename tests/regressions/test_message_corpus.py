@@ -283,3 +283,11 @@ def test_detector_tie_falls_back_to_windows_1252():
     assert (part.charset, part.charset_source) == ("windows-1252", "detected")
     assert "and OH 44114 <br>\n  © 2009 Questex Media Group" in part.text
     assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, 2785)]
+
+
+def test_msg_date_from_transport_headers():
+    """rtf/msg Aspose.Email Message-2.msg: no PidTagClientSubmitTime; the Date is taken from
+    PidTagTransportMessageHeaders, which are also the message's headers."""
+    msg = onemail.read(CORPUS / "rtf/msg/Aspose.Email-for-Java--Message-2.msg")
+    assert msg.date.isoformat() == "2016-04-25T05:34:21+00:00"
+    assert msg.header("Date") is not None

@@ -250,7 +250,20 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
     headers = ()
     transport = _prop_text(props, TRANSPORT_HEADERS)
     if transport:
-        headers = _transport_headers(transport, issues)
+        headers, raw = _transport_headers(transport, issues)
+        # what the properties lack, the Internet headers Outlook kept may give
+        from . import headers as hdr
+
+        if subject is None and "subject" in raw:
+            subject = next(h.value for h in headers if h.name.lower() == "subject")
+        if not from_:
+            from_ = hdr.addresses(raw.get("from"))
+        if not to and not recipients:
+            to = list(hdr.addresses(raw.get("to")))
+        if not cc and not recipients:
+            cc = list(hdr.addresses(raw.get("cc")))
+        if date is None:
+            date = hdr.parse_date(raw.get("date"))
     parts = _bodies(bag, props, ctx)
     for n, (abag, extra) in enumerate(attachments, 1):
         parts.append(_attachment(f"att{n}", abag, extra, ctx, issues, repair, depth))
@@ -266,7 +279,10 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
 
 
 def _transport_headers(text: str, issues: list[MessageIssue]):
-    """Parse PidTagTransportMessageHeaders (the Internet headers Outlook kept) into Headers."""
+    """Parse PidTagTransportMessageHeaders (the Internet headers Outlook kept).
+
+    :returns: ``(Header tuple, {lower-case name: first raw value})``.
+    """
     from email import policy
     from email.parser import BytesHeaderParser
 
@@ -274,12 +290,14 @@ def _transport_headers(text: str, issues: list[MessageIssue]):
 
     em = BytesHeaderParser(policy=policy.compat32).parsebytes(text.encode("utf-8", "surrogatepass"))
     out = []
+    raw: dict[str, str] = {}
     for name, value in em._headers:  # noqa: SLF001
         h = decode_header(name, value)
         out.append(h)
+        raw.setdefault(name.lower(), value)
         for i in h.issues:
             issues.append(MessageIssue.at(f"header:{h.name}", i))
-    return tuple(out)
+    return tuple(out), raw
 
 
 def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Context) -> list[Part]:
