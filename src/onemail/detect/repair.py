@@ -54,15 +54,16 @@ from .scoring import classify, score_counts
 __all__ = ["Repair", "repair", "apply_steps", "render_chain", "PAIRS"]
 
 WRONG = ("windows-1252", "iso-8859-1", "gbk", "big5", "shift_jis", "euc-kr", "windows-1251",
-         "windows-1250", "macintosh", "ibm437")
+         "windows-1250", "iso-8859-2", "windows-1257", "macintosh", "ibm437")
 RIGHT = ("utf-8", "gbk", "big5", "shift_jis", "euc-kr", "windows-1252", "iso-8859-1")
 #: Every ``(wrong, right)`` pair in the order ties resolve to.
 #: Pages beyond the design that are only ever UTF-8 read wrongly (D9): their only pair is
 #: ``(page, utf-8)``, and it needs two of the page's UTF-8-reading runs in the text (one for
 #: windows-1251, whose chain the mojibake corpus shows, not counting a run a lower-case
 #: Cyrillic letter follows: "Лімбург" is Belarusian, not mojibake).
-UTF8_ONLY = ("windows-1251", "windows-1250", "macintosh", "ibm437")
-_MIN_RUNS = {"windows-1251": 1, "windows-1250": 2, "macintosh": 2, "ibm437": 2}
+UTF8_ONLY = ("windows-1251", "windows-1250", "iso-8859-2", "windows-1257", "macintosh", "ibm437")
+_MIN_RUNS = {"windows-1251": 1, "windows-1250": 2, "iso-8859-2": 2, "windows-1257": 2,
+             "macintosh": 2, "ibm437": 2}
 # Mac Roman's "√" (0xC3, the lead of à..ÿ) is never followed by a letter in real text: one
 # such run is enough.
 _MAC_ROOT = "\u221a"
@@ -85,9 +86,11 @@ LATIN_PROSE = 8
 # CPython codec (or onemail table) behind each name.
 _PY = {"utf-8": "utf-8", "gbk": "gbk", "big5": "big5", "shift_jis": "cp932", "euc-kr": "euc_kr",
        "iso-8859-1": "latin-1"}
-_TABLES = ("windows-1252", "windows-1250", "windows-1251", "macintosh", "ibm437")
+_TABLES = ("windows-1252", "windows-1250", "windows-1251", "iso-8859-2", "windows-1257",
+           "macintosh", "ibm437")
 #: Pages whose UTF-8 readings are also repaired piecewise (D13).
-_SEGMENT_PAGES = ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "macintosh", "ibm437")
+_SEGMENT_PAGES = ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "iso-8859-2",
+                  "windows-1257", "macintosh", "ibm437")
 
 _maps: dict[str, tuple[str, dict]] = {}
 
@@ -204,10 +207,10 @@ def rare_chars(text: str) -> int:
 
 #: Punctuation and symbols that are not rare in text: ASCII, the common Latin-1 ones (no-break
 #: space, ¡ £ ¥ § © « ® ° ± ´ · » ¿ ½ × ÷), general punctuation, currency, ™, arrows and
-#: mathematical operators, box drawing and geometric shapes (DOS text).
+#: mathematical operators, box drawing, geometric shapes, miscellaneous symbols and dingbats.
 COMMON_SYMBOLS = (r"\x00-\x7f\xa0\xa1\xa3\xa5\xa7\xa9\xab\xae\xb0\xb1\xb4\xb7\xbb\xbd\xbf"
                   r"\xd7\xf7\u2010-\u2027\u2030-\u205e\u20a0-\u20bf\u2122\u2190-\u22ff"
-                  r"\u2500-\u25ff")
+                  r"\u2500-\u27bf")
 # A letter of a non-Latin alphabet between ASCII letters or digits ("5\u05e335"): stray.
 _STRAY = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f](?=[A-Za-z0-9])")
 
@@ -393,7 +396,9 @@ def _segment_fix(m: re.Match, page: str) -> str | None:
         return "\ufffd"
     if piece[0] in "\u00c3\u0413" and piece[1:].strip() == "":
         after = m.string[m.end():]
-        if len(piece) == 3 or after.startswith(("s ", "quel", "quil")):
+        if len(piece) == 3:
+            return "\u00e0 "  # the no-break space became the first space
+        if after.startswith(("s ", "quel", "quil")):
             return "\u00e0"
         return "\u00e0 "
     if len(piece) == 2 and piece[1] == " ":
