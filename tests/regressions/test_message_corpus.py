@@ -291,3 +291,16 @@ def test_msg_date_from_transport_headers():
     msg = onemail.read(CORPUS / "rtf/msg/Aspose.Email-for-Java--Message-2.msg")
     assert msg.date.isoformat() == "2016-04-25T05:34:21+00:00"
     assert msg.header("Date") is not None
+
+
+def test_named_properties():
+    """hiraoka-msgreader voteYes.msg (__nameid_version1.0) and mimekit multi-name-property.tnef:
+    named properties carry "{GUID}:0xLID" or "{GUID}:name" (MS-OXMSG 2.2.3, MS-OXTNEF 2.1.3.4)."""
+    msg = onemail.read(MAIL / "hiraoka-msgreader/test__voteYes.msg")
+    named = {p.tag: (p.name, p.value) for p in msg.properties if p.tag >= 0x8000}
+    assert named[0x8007] == ("{00020386-0000-0000-c000-000000000046}:content-type",
+                             'application/ms-tnef; charset="iso-2022-jp"; name="winmail.dat"')
+    assert named[0x8000][0] == "{00062008-0000-0000-c000-000000000046}:0x8580"
+    tnef = onemail.read(MAIL / "mimekit-tnef/UnitTests__TestData__tnef__multi-name-property.tnef")
+    named = {p.tag: p.name for p in tnef.properties if p.tag >= 0x8000}
+    assert named[0x8016] == "{00062002-0000-0000-c000-000000000046}:0x820D"

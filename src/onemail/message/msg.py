@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import struct
+import uuid
 
 from ..text import IssueKind
 from . import mapi
@@ -63,6 +64,12 @@ def read_msg(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
         ole.close()
 
 
+_NAMEID = "__nameid_version1.0"
+# MS-OXMSG 2.2.3.1.2: GUID index 1 and 2 in the entry stream are these property sets.
+_PS_MAPI = "00020328-0000-0000-c000-000000000046"
+_PS_PUBLIC_STRINGS = "00020329-0000-0000-c000-000000000046"
+
+
 class _Reader:
     def __init__(self, ole, entries: list[list[str]]) -> None:
         self.ole = ole
@@ -70,6 +77,38 @@ class _Reader:
         for path in entries:
             self.children.setdefault(tuple(path[:-1]), []).append(path[-1])
         self.issues: list[MessageIssue] = []
+        self.names = self._named_properties()
+
+    def _named_properties(self) -> dict[int, str]:
+        """Property id (0x8000 + index) -> ``"{GUID}:0xID"`` or ``"{GUID}:name"`` (MS-OXMSG 2.2.3)."""
+        if _NAMEID not in self.children.get((), []):
+            return {}
+        storage = (_NAMEID,)
+        present = set(self.children.get(storage, []))
+
+        def stream(tag: str) -> bytes:
+            name = f"{_SUBSTG}{tag}0102"
+            return (self._stream(storage, name) or b"") if name in present else b""
+
+        guids, entries, strings = stream("0002"), stream("0003"), stream("0004")
+        out: dict[int, str] = {}
+        for pos in range(0, len(entries) - 7, 8):
+            ident, index_kind = struct.unpack_from("<II", entries, pos)
+            index, guid_index, is_string = index_kind >> 16, (index_kind >> 1) & 0x7FFF, index_kind & 1
+            if guid_index == 1:
+                guid = _PS_MAPI
+            elif guid_index == 2:
+                guid = _PS_PUBLIC_STRINGS
+            else:
+                raw = guids[(guid_index - 3) * 16:(guid_index - 2) * 16]
+                guid = str(uuid.UUID(bytes_le=raw)) if len(raw) == 16 else "?"
+            if is_string:
+                size = struct.unpack_from("<I", strings, ident)[0] if ident + 4 <= len(strings) else 0
+                label = strings[ident + 4:ident + 4 + size].decode("utf-16-le", "replace")
+                out[0x8000 + index] = f"{{{guid}}}:{label}"
+            else:
+                out[0x8000 + index] = f"{{{guid}}}:0x{ident:X}"
+        return out
 
     def _where(self, storage: tuple[str, ...], name: str | None = None) -> str:
         parts = list(storage) + ([name] if name else [])
@@ -107,6 +146,10 @@ class _Reader:
                 value = self._stream(storage, name)
                 if value is not None:
                     bag.put(tag, ptype, value)
+        if self.names:
+            for tag, (ptype, value, _) in bag.props.items():
+                if tag >= 0x8000 and tag in self.names:
+                    bag.props[tag] = (ptype, value, self.names[tag])
         return bag
 
     def _fixed(self, bag, storage, table: bytes, header: int, present: set[str]) -> None:

@@ -26,6 +26,7 @@ bytes); reading goes on where it can.
 from __future__ import annotations
 
 import struct
+import uuid
 from datetime import datetime
 
 from ..text import IssueKind
@@ -205,7 +206,7 @@ def _prop_list(value: bytes, pos: int, bag, repair: bool, depth: int) -> int:
         name = None
         if tag >= 0x8000:
             _need(value, pos, 20)
-            guid = value[pos:pos + 16].hex()
+            guid = str(uuid.UUID(bytes_le=value[pos:pos + 16]))
             kind = struct.unpack_from("<I", value, pos + 16)[0]
             pos += 20
             if kind == 0:
