@@ -41,9 +41,9 @@ Why the fast path is exact.
 4. Damage. When the C codec meets a unit it rejects, it calls our error handler with
    ``UnicodeDecodeError.start`` at that unit's first byte (the codec has not advanced past it),
    where, by 3, the standard's decoder is clean. The handler runs the reference from ``start``
-   until its first output (a character or an error; every output of these decoders leaves the
-   state clean) and returns that text and the position reached; the C codec resumes there,
-   from a clean state again. The result is accepted as in 3. Otherwise each occurrence of a
+   until it has output a character (errors do not stop it, so dense damage stays in one run;
+   every output of these decoders leaves the state clean) and returns that text and the
+   position reached; the C codec resumes there, from a clean state again. The result is accepted as in 3. Otherwise each occurrence of a
    suspect unit's bytes is widened to a span from just after the previous *boundary byte* to
    just after the next one. A boundary byte can never be a lead (nor a gb18030 digit), so it
    ends whatever sequence it is read in, or is restored (ASCII) and then emitted on its own:
@@ -89,7 +89,7 @@ def _reference_handler(exc: UnicodeError):
     pos, pending = job[0](data, exc.start, end, job[1], out, job[2], True)
     if pending:
         job[3] = pos
-        return ("", end)
+        return ("".join(out), end)
     return ("".join(out), pos)
 
 
@@ -251,7 +251,8 @@ class CjkCodec(Codec):
         """Run the standard's decoder on ``data[i:end]`` from a clean state.
 
         Appends text pieces to ``out`` and ``(offset, length)`` of each error (one U+FFFD each)
-        to ``errs`` (unless it is ``None``). With ``once`` it returns after the first output.
+        to ``errs`` (unless it is ``None``). With ``once`` it returns after the first character
+        it outputs (not after an error).
         :returns: ``(pos, pending)``: the position reached, where the state is clean;
             ``pending`` is true when an incomplete sequence starts at ``pos`` and ``final`` is
             false (those bytes are not consumed).

@@ -79,6 +79,7 @@ class Gb18030Codec(CjkCodec):
                 if errs is not None:
                     errs.append((i, 1))
                 i += 1
+                continue  # an error does not end a once-run
             else:
                 # gb18030 first = b; how many bytes does this sequence need?
                 if i + 1 >= end:
@@ -122,6 +123,7 @@ class Gb18030Codec(CjkCodec):
                 if errs is not None:
                     errs.append((i, n))
                 i += n
+                continue  # an error does not end a once-run
             if once:
                 return i, False
         else:

@@ -71,11 +71,13 @@ class ShiftJisCodec(CjkCodec):
                 if errs is not None:
                     errs.append((i, n))
                 i += n
+                continue  # an error does not end a once-run
             else:
                 emit(FFFD)
                 if errs is not None:
                     errs.append((i, 1))
                 i += 1
+                continue  # an error does not end a once-run
             if once:
                 return i, False
         return i, False
