@@ -42,7 +42,8 @@ def detect_charset(data: bytes) -> Charset:
     rule's reading (spec 000, T1), is used, as for a label onemail does not know. A tie of
     charsets that read the bytes alike (koi8-r and koi8-u on Russian) keeps the first.
     """
-    from ..detect import detect
+    # from the module: once imported, the package attribute onemail.detect.detect is the module
+    from ..detect.detect import detect
 
     found = detect(data)
     cs = for_label(found.charset)
@@ -59,7 +60,7 @@ def detect_charset(data: bytes) -> Charset:
 
 def repair_text(text: str) -> tuple[str, tuple]:
     """Return ``(text, steps)`` from :func:`onemail.detect.repair` (steps empty: no change)."""
-    from ..detect import repair
+    from ..detect.repair import repair
 
     result = repair(text)
     return result.text, tuple(result.steps)
