@@ -295,3 +295,19 @@ def test_language_model_is_small():
 
     tables = REPO / "src" / "onemail" / "detect" / "_tables"
     assert (tables / "language.py").stat().st_size < 100_000
+
+
+def test_alike_pages_reported_as_the_more_used_one():
+    """German text reads alike in windows-1252 and windows-1254: windows-1252 is answered (D8)."""
+    assert detect(("Grüße aus Köln, ça va? " * 10).encode("latin-1")).charset == "windows-1252"
+
+
+@pytest.mark.parametrize("label,text", [
+    ("koi8-r", "Съешь же ещё этих мягких французских булок, да выпей чаю"),
+    ("windows-1251", "Съешь же ещё этих мягких французских булок, да выпей чаю"),
+    ("iso-8859-7", "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία"),
+    ("windows-1250", "Příliš žluťoučký kůň úpěl ďábelské ódy"),
+])
+def test_single_byte_pages_beyond_the_design(label, text):
+    data = text.encode(label)
+    assert for_label(detect(data).charset).decode(data) == text

@@ -334,7 +334,19 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         exact.sort(reverse=True)
     if runner_up is not None and (len(exact) < 2 or runner_up[0] > exact[1][0]):
         exact = [exact[0], runner_up]
-    return [(ll, label, fit) for ll, _, label, fit in exact[:2]]
+    result = [(ll, label, fit) for ll, _, label, fit in exact[:2]]
+    # A page that reads every byte present as an earlier (more used) page does is reported as
+    # that page: German text is windows-1252, not the windows-1254 that reads it alike.
+    if result and bs:
+        ll, label, fit = result[0]
+        mine = pick(table(label))
+        for other in SINGLE_BYTE[: SINGLE_BYTE.index(label)]:
+            if pick(table(other)) == mine:
+                result[0] = (ll, other, fit)
+                if len(result) > 1 and result[1][1] == other:
+                    result[1] = (result[1][0], label, result[1][2])
+                break
+    return result
 
 
 def good_share(counts: list[tuple[int, int]], label: str) -> float:
