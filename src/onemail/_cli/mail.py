@@ -18,6 +18,7 @@ import time
 from collections import Counter
 
 SCAN_SUFFIXES = (".eml", ".mbox", ".msg", ".dat", ".tnef")
+RTF_LINES = 12  # lines of a plain RTF body that ``read`` prints
 
 
 def add_parser(sub) -> None:
@@ -91,7 +92,7 @@ def _print_message(msg, indent: str) -> None:
         if p.filename is not None:
             bits.append(f"filename={p.filename!r}")
         if p.charset:
-            bits.append(f"charset={p.charset} ({p.charset_source})")
+            bits.append(f"charset={p.charset}" + (f" ({p.charset_source})" if p.charset_source else ""))
         if p.origin != "mime":
             bits.append(f"from {p.origin}")
         if p.is_rtf:
@@ -100,6 +101,10 @@ def _print_message(msg, indent: str) -> None:
         out.write(f"{indent}[{'  '.join(bits)}]\n")
         if p.text is not None:
             text = p.text.replace("\r\n", "\n")
+            if p.is_rtf:  # plain RTF: the first lines only (all of it with --json)
+                lines = text.split("\n")
+                if len(lines) > RTF_LINES:
+                    text = "\n".join(lines[:RTF_LINES]) + f"\n... ({len(lines) - RTF_LINES} more RTF lines)\n"
             out.write(text if text.endswith("\n") else text + "\n")
         if p.message is not None:
             _print_message(p.message, indent + "    ")
