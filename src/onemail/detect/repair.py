@@ -292,6 +292,12 @@ def _consistent(text: str) -> bool:
     return best >= CONSISTENT * len(letters)
 
 
+def _east_ok(new) -> bool:
+    """A CJK reading: two East Asian characters at least, none isolated, a run of two."""
+    new_east = new.han + new.kana + new.hangul + new.half_kana
+    return new_east >= 2 and not new.wedged and new_east - new.lone >= 2
+
+
 def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> bool:
     """Structural conditions of a step (D10), on the counts of its input and output.
 
@@ -321,10 +327,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
         return False
     if wrong in _CJK_PAGES and right in _CJK_PAGES and not (old.han and old.common * 2 < old.han):
         return False
-    if right in _CJK_PAGES:
-        new_east = new.han + new.kana + new.hangul + new.half_kana
-        if new_east < 2 or new.wedged or new_east - new.lone < 2:
-            return False
+    if right in _CJK_PAGES and not _east_ok(new):
+        return False
     return True
 
 
@@ -506,13 +510,23 @@ def repair_possible(text: str) -> bool:
     if text.isascii():
         return False
     east = _EAST.search(text) is not None
+    counts = classify(text) if east else None
     for wrong, right in PAIRS:
         if wrong in _CJK_PAGES and not east:
             continue
         if wrong in UTF8_ONLY and not _enough_runs(text, wrong):
             continue
+        if (wrong in _CJK_PAGES and right in _CJK_PAGES
+                and not (counts.han and counts.common * 2 < counts.han)):
+            continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
         out = _apply(text, wrong, right, segments=False)
-        if out is not None and out != text:
+        if out is None or out == text:
+            pass
+        elif wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out):
+            pass  # _plausible_step: Western text read as CJK comes back as one language
+        elif right in _CJK_PAGES and not _east_ok(classify(out)):
+            pass  # _plausible_step: a CJK reading gives a run of East Asian characters
+        else:
             return True
         if right == "utf-8" and wrong in _SEGMENT_PAGES and _segment_re(wrong).search(text):
             return True
