@@ -23,6 +23,11 @@ LABELS = ["gb18030", "gbk", "big5", "euc-jp", "shift_jis", "euc-kr", "johab"]
 CJK_BYTES = bytes([0x0A, 0x30, 0x35, 0x39, 0x37, 0x40, 0x41, 0x42, 0x45, 0x59, 0x62, 0x7E, 0x7F,
                    0x80, 0x81, 0x84, 0x88, 0x8E, 0x8F, 0x90, 0xA0, 0xA1, 0xA2, 0xA3, 0xA6, 0xA8,
                    0xB7, 0xBC, 0xC1, 0xC7, 0xDF, 0xE0, 0xE3, 0xF0, 0xF4, 0xF9, 0xFC, 0xFD, 0xFE, 0xFF])
+# Whole pieces: the C codecs' suspect units (scripts/gen/cjk.py), errors, leads, text.
+PIECES = [b"\xa2\x41", b"\xa2\x42", b"\xa1\x45", b"\xa1\xc1", b"\x8f\xa2\xb7", b"\x81\x35\xf4\x37",
+          b"\xa3\xa0", b"\xa6\xd9", b"\xa8\xbc", b"\xfe\x59", b"\xfd", b"\xa0", b"\x80", b"\xff",
+          b"\x81\x30", b"\x81", b"\x8e", b"\x8f", b"a", b" ", b"\n", b"0", b"\xa4\xa2", b"\x82\xa0",
+          b"\xb0\xa1", b"\xc4\xe3"]
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -32,6 +37,7 @@ def cjk_bytes(label: str):
         st.binary(max_size=60),
         st.lists(st.sampled_from(CJK_BYTES), max_size=60).map(bytes),
         near_valid_bytes(cs),
+        st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join),
     )
 
 

@@ -94,6 +94,21 @@ def test_decode_byte_by_byte(label, data, text, issues):
     assert got == [TextIssue(KIND[label], o, n) for o, n in issues]
 
 
+# Found by fuzzing: a reference run that crossed a boundary byte (0xFF) covered the suspect
+# unit 0xA3 0xA0, which the C codec then decoded (as U+E5E5) when re-decoding from there.
+REGRESSION = (b"\x8f\xa2\xb7\xa6\xd9\xff\xa3\xa0\xa4\xab\xb7\xb1\xd6\xd0\xa6\xff\xff\x8f\xa2\xb7\x841\x974"
+              b"\xff\xff\xa5\xcab\x836\x843\x829\x839\xd2\x9dh\xa6\xd9\xfd\xa2\xd9\x81\x816\xd31")
+
+
+def test_suspect_unit_after_an_error_run():
+    codec = for_label("gb18030")._codec
+    got: list[TextIssue] = []
+    ref: list[TextIssue] = []
+    assert codec.decode(REGRESSION, got, 0) == codec.reference_decode(REGRESSION, ref, 0)[0]
+    assert got == ref
+    assert "\u3000" in codec.decode(REGRESSION, None, 0)
+
+
 @pytest.mark.parametrize(("label", "data", "text", "consumed"), [
     ("gb18030", b"a\x81\x30\x81", "a", 1),
     # CPython's gb18030 wants four bytes after lead + digit, so this waits for the next chunk

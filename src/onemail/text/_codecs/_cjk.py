@@ -41,9 +41,11 @@ Why the fast path is exact.
 4. Damage. When the C codec meets a unit it rejects, it calls our error handler with
    ``UnicodeDecodeError.start`` at that unit's first byte (the codec has not advanced past it),
    where, by 3, the standard's decoder is clean. The handler runs the reference from ``start``
-   until it has output a character (errors do not stop it, so dense damage stays in one run;
-   every output of these decoders leaves the state clean) and returns that text and the
-   position reached; the C codec resumes there, from a clean state again. The result is accepted as in 3. Otherwise each occurrence of a
+   until it has output a character or has just read a boundary byte (see below; other errors
+   do not stop it, so dense damage stays in one run; every output of these decoders leaves the
+   state clean) and returns that text and the position reached; the C codec resumes there,
+   from a clean state again. So every position after a boundary byte is where a run stops or
+   a C unit starts: decoding from there on is the same whether the input starts there or not. The result is accepted as in 3. Otherwise each occurrence of a
    suspect unit's bytes is widened to a span from just after the previous *boundary byte* to
    just after the next one. A boundary byte can never be a lead (nor a gb18030 digit), so it
    ends whatever sequence it is read in, or is restored (ASCII) and then emitted on its own:

@@ -36,6 +36,7 @@ class EucJpCodec(CjkCodec):
 
     def _ref(self, data, i, end, final, out, errs, once):
         jis0208, jis0212 = self.tables
+        is_boundary = self._fast[5] if once else None
         emit = out.append
         while i < end:
             b = data[i]
@@ -80,13 +81,17 @@ class EucJpCodec(CjkCodec):
                 if errs is not None:
                     errs.append((i, n))
                 i += n
-                continue  # an error does not end a once-run
+                if once and is_boundary[data[i - 1]]:
+                    return i, False  # a once-run never crosses a boundary byte
+                continue  # other errors do not end a once-run
             else:
                 emit(FFFD)
                 if errs is not None:
                     errs.append((i, 1))
                 i += 1
-                continue  # an error does not end a once-run
+                if once and is_boundary[data[i - 1]]:
+                    return i, False  # a once-run never crosses a boundary byte
+                continue  # other errors do not end a once-run
             if once:
                 return i, False
         else:

@@ -65,6 +65,7 @@ class Gb18030Codec(CjkCodec):
 
     def _ref(self, data, i, end, final, out, errs, once):
         table, starts, code_points = self.tables
+        is_boundary = self._fast[5] if once else None
         emit = out.append
         while i < end:
             b = data[i]
@@ -79,7 +80,9 @@ class Gb18030Codec(CjkCodec):
                 if errs is not None:
                     errs.append((i, 1))
                 i += 1
-                continue  # an error does not end a once-run
+                if once and is_boundary[data[i - 1]]:
+                    return i, False  # a once-run never crosses a boundary byte
+                continue  # other errors do not end a once-run
             else:
                 # gb18030 first = b; how many bytes does this sequence need?
                 if i + 1 >= end:
@@ -123,7 +126,9 @@ class Gb18030Codec(CjkCodec):
                 if errs is not None:
                     errs.append((i, n))
                 i += n
-                continue  # an error does not end a once-run
+                if once and is_boundary[data[i - 1]]:
+                    return i, False  # a once-run never crosses a boundary byte
+                continue  # other errors do not end a once-run
             if once:
                 return i, False
         else:
