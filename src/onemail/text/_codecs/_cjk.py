@@ -59,7 +59,8 @@ Why the fast path is exact.
    hence clean for the standard's decoder too, and becomes the end of what was ``consumed``
    (the family state stays ``None``; the caller re-sends the held bytes). The held bytes are a
    proper prefix of a C unit, so at most 3; the standard's decoder may already have decided
-   some of them (Big5 0x80 is a C lead but a standard error), which only delays that output.
+   some of them (Big5 0x80 is a C lead but a standard error), which only delays that output
+   (ambiguity T17).
    On damage, the incomplete tail reaches the reference through the handler ("incomplete
    multibyte sequence"), which stops at its first byte.
 """
