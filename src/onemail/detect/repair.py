@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from .scoring import classify, score_counts
@@ -276,20 +277,27 @@ _CJK_PAGES = frozenset(("gbk", "big5", "shift_jis", "euc-kr"))
 CONSISTENT = 0.8
 
 
+_good_sets: list[frozenset[str]] = []
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
+
 def _consistent(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
     letters mostly common in one language."""
-    from .langmodel import GOOD, language_letters
+    if not _good_sets:
+        from .langmodel import GOOD, language_letters
 
-    high = [ch for ch in text if ord(ch) >= 0x80]
-    letters = [ch for ch in high if ch.isalpha()]
-    if len(letters) * 3 < len(high) * 2:
+        _good_sets.extend(frozenset(ch for ch, n in common.items() if n >= GOOD)
+                          for common in language_letters().values())
+    high = _NON_ASCII.findall(text)
+    letters = Counter(ch.lower() for ch in high if ch.isalpha())
+    total = sum(letters.values())
+    if total * 3 < len(high) * 2:
         return False
-    if not letters:
+    if not total:
         return True
-    best = max(sum(1 for ch in letters if common.get(ch.lower(), 0) >= GOOD)
-               for common in language_letters().values())
-    return best >= CONSISTENT * len(letters)
+    best = max(sum(n for ch, n in letters.items() if ch in good) for good in _good_sets)
+    return best >= CONSISTENT * total
 
 
 def _east_ok(new) -> bool:
