@@ -17,7 +17,7 @@ the least of three passes; the ratio is anchor time / onemail time.
 
 Usage::
 
-    python bench/detect.py [--corpus detect|detect-fresh|all] [--prefix N ...] [--per-encoding]
+    python bench/detect.py [--corpus detect|detect-fresh|all] [--prefix N ...] [--no-per-encoding]
 
 Needs the anchors (``pip install -e '.[bench]'``); installs nothing; an absent anchor is
 skipped.
@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", default="all", choices=["detect", "detect-fresh", "all"])
     ap.add_argument("--prefix", type=int, nargs="*", default=None,
                     help="also run with these prefix lengths (default: 64 512)")
-    ap.add_argument("--per-encoding", action="store_true", help="print the per-encoding table")
+    ap.add_argument("--no-per-encoding", dest="per_encoding", action="store_false",
+                    help="leave out the per-encoding tables (printed for whole files by default)")
     ap.add_argument("--only", nargs="*", help="run only detectors whose name starts so")
     ap.add_argument("--failures", action="store_true", help="list onemail's wrong answers")
     args = ap.parse_args(argv)
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     only = set(args.only) if args.only else None
     for name in corpora:
         for p in prefixes:
-            run(name, p, args.per_encoding, only)
+            run(name, p, args.per_encoding and p is None, only)
             if args.failures:
                 failures(name, p)
     return 0
