@@ -43,7 +43,7 @@ Thresholds and their measurements (single-byte files of the visible corpora ``de
 * ``GOOD = 100`` per 100 000 (0.1 %): letters of the language's alphabet are all above it in
   every visible language, mojibake characters (``Ã``, ``¼``, ``Ð`` in windows-1252 readings
   of UTF-8 or GBK) below it.
-* ``MAX_HIGH_BYTES = 4096``: counting up to 65 536 changes no answer on the visible corpora
+* ``MAX_HIGH_BYTES = 2048``: counting up to 65 536 changes no answer on the visible corpora
   and costs three times as much on large files.
 * Letter-pair (bigram) models were tried: +1 file at 30 % more time, not kept.
 """
@@ -69,11 +69,11 @@ PLAUSIBLE = 0.8
 FLOOR = 1e-6
 UNDEFINED = 1e-9
 GOOD = 100
-MAX_HIGH_BYTES = 4096
+MAX_HIGH_BYTES = 2048
 #: The model reads at most this much of the input.
 WINDOW_BYTES = 65536
 #: The script-mixing evidence (high bytes beside ASCII letters) is read in this many bytes.
-ADJACENT_BYTES = 4096
+ADJACENT_BYTES = 2048
 UPPER_MIN = 0.05
 BACKOFF = 0.1
 MIX_NATS = 6.0
