@@ -198,6 +198,22 @@ def _non_latin() -> list[str]:
     return _non_latin_langs
 
 
+_rows_cache: list = []
+
+
+def _page_rows() -> list:
+    """Per page, what the bound loop needs: ``(-order, label, has models, upper bounds,
+    non-Latin letter bytes, lower-case bytes, upper-case bytes, languages)``."""
+    if not _rows_cache:
+        pages = _get()[0]
+        langs_of = _page_langs()
+        for order, label in enumerate(SINGLE_BYTE):
+            page = pages[label]
+            _rows_cache.append((-order, label, bool(page[0]), page[3], page[2], page[4], page[5],
+                                langs_of[label]))
+    return _rows_cache
+
+
 _langs_of: dict[str, tuple[str, ...]] = {}
 
 
@@ -290,19 +306,30 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
-    for order, label in enumerate(SINGLE_BYTE):
-        models, _good, _nonlatin, ub = pages[label][:4]
-        mix = _context_cost(pages[label], adjacent) if adjacent else 0.0
-        if models:
+    if adjacent:
+        adj, before_upper, after_lower = adjacent[:3]
+    else:
+        adj = before_upper = after_lower = b""
+    n_adj, n_bu, n_al = len(adj), len(before_upper), len(after_lower)
+    floor_bound = high * math.log(FLOOR)
+    for neg_order, label, has_models, ub, nonlatin, lower, upper, langs in _page_rows():
+        # MIX_NATS per byte read as a non-Latin letter beside an ASCII letter, or against the
+        # case of the ASCII letter beside it (see _context_cost)
+        mixed = n_adj - len(adj.translate(None, nonlatin)) if n_adj else 0
+        if n_bu:
+            mixed += n_bu - len(before_upper.translate(None, lower))
+        if n_al:
+            mixed += n_al - len(after_lower.translate(None, upper))
+        mix = MIX_NATS * mixed
+        if has_models:
             chars_ub = sum(map(mul, ns, map(ub.__getitem__, bs)))
-            langs = pages_langs[label]
             top = best_share.get(id(langs))
             if top is None:
                 top = best_share[id(langs)] = max(map(share_term.__getitem__, langs))
             bound = chars_ub + top - mix
         else:
-            chars_ub = bound = high * math.log(FLOOR) - mix
-        bounds.append((bound, -order, label, mix, chars_ub))
+            chars_ub = bound = floor_bound - mix
+        bounds.append((bound, neg_order, label, mix, chars_ub))
     bounds.sort(reverse=True)
     exact: list[tuple[float, int, str, float]] = []
     exact_seen: dict[tuple[str, int], tuple[float, float]] = {}
