@@ -513,6 +513,9 @@ def _round(current, base, group, counts, segments):
     return best
 
 
+# two double-byte characters in a row: lead, trail, lead, trail
+_TWO_PAIRS = re.compile(rb"[\x81-\xfe][\x40-\xfe][\x81-\xfe][\x40-\xfe]")
+_RUN_HINT = re.compile("[^\x00-\x7f]{2}|[\u00c2\u00c3\u00c5\u00d0\u0413] ")
 _EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 
 
@@ -527,24 +530,34 @@ def repair_possible(text: str) -> bool:
         return False
     east = _EAST.search(text) is not None
     counts = classify(text) if east else None
-    for wrong, right in PAIRS:
+    # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
+    runs_possible = _RUN_HINT.search(text) is not None
+    for wrong in WRONG:
         if wrong in _CJK_PAGES and not east:
             continue
-        if wrong in UTF8_ONLY and not _enough_runs(text, wrong):
+        if wrong in UTF8_ONLY and not (runs_possible and _enough_runs(text, wrong)):
             continue
-        if (wrong in _CJK_PAGES and right in _CJK_PAGES
-                and not (counts.han and counts.common * 2 < counts.han)):
-            continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
-        out = _apply(text, wrong, right, segments=False)
-        if out is None or out == text:
-            pass
-        elif wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out):
-            pass  # _plausible_step: Western text read as CJK comes back as one language
-        elif right in _CJK_PAGES and not _east_ok(classify(out)):
-            pass  # _plausible_step: a CJK reading gives a run of East Asian characters
-        else:
-            return True
-        if right == "utf-8" and wrong in _SEGMENT_PAGES and _segment_re(wrong).search(text):
+        if runs_possible and wrong in _SEGMENT_PAGES and _segment_re(wrong).search(text):
+            return True  # a piecewise UTF-8 reading may apply
+        data = _encode(text, wrong)
+        if data is None or data.isascii():
+            continue
+        two_pairs = _TWO_PAIRS.search(data) is not None
+        for right in RIGHT:
+            if right == wrong or (wrong in UTF8_ONLY and right != "utf-8"):
+                continue
+            if right in _CJK_PAGES:
+                if not two_pairs:
+                    continue  # no run of two double-byte characters can come out (_east_ok)
+                if wrong in _CJK_PAGES and not (counts.han and counts.common * 2 < counts.han):
+                    continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
+            out = _decode(data, right)
+            if out is None or out == text:
+                continue
+            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out):
+                continue  # _plausible_step: Western text read as CJK comes back as one language
+            if right in _CJK_PAGES and not _east_ok(classify(out)):
+                continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True
     return False
 
