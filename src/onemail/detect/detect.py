@@ -314,6 +314,8 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     return Detection(rows[0][2], conf, tuple(Candidate(r[2], round(r[0])) for r in rows))
 
 
+#: Bytes of the sample that onemail's own decoder checks (it is pure Python: ~25 us per KiB).
+OURS_CHECK_BYTES = 1024
 _DOUBLE_BYTE = frozenset(("gbk", "big5", "shift_jis", "euc-kr", "euc-jp"))
 
 
@@ -325,6 +327,7 @@ def _check_with_ours(sample: bytes, rows: list) -> list:
     """
     from ..text import for_label
 
+    sample = _sample(sample, OURS_CHECK_BYTES)
     for _ in range(2):
         score, order, label, exclusive = rows[0]
         if label not in _DOUBLE_BYTE:
