@@ -104,3 +104,11 @@ def test_detect_lowers_confidence_of_utf8_mojibake():
 @pytest.mark.xfail(strict=True, reason="spec 004 known limit: bytes lost upstream as U+FFFD")
 def test_limit_mojibake_through_undefined_bytes():
     assert repair("â€\ufffdquoted\ufffd").text == "“quoted”"
+
+
+def test_kana_text_never_repaired_into_han_through_two_cjk_pages():
+    """Regression (corpus jpmobile spec/unit/email-fixtures/au-emoji5.eml subject): correct
+    Japanese was re-read Shift_JIS -> GBK into Han-only text; spec 004 "The script guard"."""
+    from onemail.detect import Repair, repair
+
+    assert repair("テスト坥OKよー") == Repair("テスト坥OKよー", ())

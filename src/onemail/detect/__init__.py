@@ -42,5 +42,8 @@ def __getattr__(name: str):
     return globals()[name]
 
 
-# The three modules named like their functions are bound eagerly (cheap: no tables load).
-_bind(".detect")
+# The three modules named like their functions are bound eagerly (cheap: no tables load), so
+# that a later ``import onemail.detect.repair`` cannot leave the module on the package.
+for _module in (".detect", ".repair", ".scan"):
+    _bind(_module)
+del _module

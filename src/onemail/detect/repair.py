@@ -271,6 +271,20 @@ def _vetoed(old: str, new: str, right: str) -> bool:
     return old == "alpha" and new in ("han", "hangul") and right != "utf-8"
 
 
+def _kana_han_flip(old, new, right: str) -> bool:
+    """The script guard between kana and Han (spec 004 "The script guard"; D10).
+
+    Han and kana form one group for :func:`_vetoed` (Japanese writes both), but a step through
+    two East Asian code pages must not turn kana-dominant text into Han-dominant text or back:
+    correct Japanese ``テスト坥OKよー`` read through Shift_JIS -> GBK became ``僥僗僩韟OK傛乕``
+    (corpus jpmobile au-emoji5.eml). Only a UTF-8 reading, whose zero-error decode is strong
+    evidence on its own, may cross.
+    """
+    if right == "utf-8" or not (old.han + old.kana and new.han + new.kana):
+        return False
+    return (old.kana > old.han) != (new.kana > new.han)
+
+
 _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
 _CJK_PAGES = frozenset(("gbk", "big5", "shift_jis", "euc-kr"))
 
@@ -504,7 +518,7 @@ def _round(current, base, group, counts, segments):
             continue
         if not _plausible_step(wrong, right, counts, new_counts, out):
             continue
-        if _vetoed(group, new_group, right):
+        if _vetoed(group, new_group, right) or _kana_han_flip(counts, new_counts, right):
             continue
         # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading
         key = (right == "utf-8", score)
