@@ -112,3 +112,11 @@ def test_kana_text_never_repaired_into_han_through_two_cjk_pages():
     from onemail.detect import Repair, repair
 
     assert repair("テスト坥OKよー") == Repair("テスト坥OKよー", ())
+
+
+def test_cesu8_emoji_read_as_latin1():
+    """D17: a character beyond U+FFFF written as two encoded surrogates (CESU-8)."""
+    r = repair("Hi guys \xed\xa0\xbd\xed\xb8\x8d")
+    assert r == Repair("Hi guys \U0001f60d", (("windows-1252", "utf-8"),))
+    # an unpaired surrogate is not CESU-8: no UTF-8 reading
+    assert repair("Hi guys \xed\xa0\xbd").text == "Hi guys \xed\xa0\xbd"
