@@ -120,3 +120,32 @@ def test_cesu8_emoji_read_as_latin1():
     assert r == Repair("Hi guys \U0001f60d", (("windows-1252", "utf-8"),))
     # an unpaired surrogate is not CESU-8: no UTF-8 reading
     assert repair("Hi guys \xed\xa0\xbd").text == "Hi guys \xed\xa0\xbd"
+
+
+def test_question_mark_as_lost_byte():
+    """D18: an ASCII '?' in place of a lost byte of a UTF-8 sequence becomes U+FFFD."""
+    r = repair("Price: \xe2\u20ac\u0153ok\xe2\u20ac? and \xe2\u20ac\u0153no\xe2\u20ac?")
+    assert r == Repair("Price: \u201cok\ufffd and \u201cno\ufffd", (("windows-1252", "utf-8"),))
+    assert repair("It\xc3?\xc2\xa2s fine, caf\xc3\xa9").text == "It\ufffd\xa2s fine, caf\xe9"
+
+
+def test_space_for_lost_no_break_space_inside_three_byte_run():
+    """D18: a space in a three-byte run led by 0xE2 is a no-break space (0xA0) that was lost."""
+    r = repair("Ol\xc3\xa1 \xe2\u0161 \xef\xb8\ufffd aten\xc3\xa7\xc3\xa3o")
+    assert r.text == "Ol\xe1 \u26a0\ufffd aten\xe7\xe3o"
+    assert repair("It was\xc2 \xe2\u20ac\u017escars\xc2\xb4 here").text == "It was\xa0\u201escars\xb4 here"
+
+
+def test_lost_no_break_space_on_windows_1257():
+    """D18: windows-1257's Å (0xC5) + space is Š (C5 A0) whose no-break space was lost."""
+    r = repair("\xc5 iaip \xc4\xc6domu, kaip \xc4\xc6sivaizduoji")
+    assert r == Repair("\u0160iaip \u012fdomu, kaip \u012fsivaizduoji", (("windows-1257", "utf-8"),))
+
+
+def test_one_three_byte_run_is_enough():
+    """D18: one three-character run (a three-byte sequence) is evidence on its own."""
+    assert repair("ok \xe2\x80\x9cquoted\x94 here") == Repair(
+        "ok \u201cquoted\u201d here", (("iso-8859-1", "windows-1252"), ("windows-1252", "utf-8")))
+    assert repair("la fin\u201a\xc4\xb6") == Repair("la fin\u2026", (("macintosh", "utf-8"),))
+    # a two-character run alone is still not enough (a name)
+    assert repair("Dr\xc3\xa5ber \u2013 ok").steps == ()
