@@ -149,3 +149,17 @@ def test_one_three_byte_run_is_enough():
     assert repair("la fin\u201a\xc4\xb6") == Repair("la fin\u2026", (("macintosh", "utf-8"),))
     # a two-character run alone is still not enough (a name)
     assert repair("Dr\xc3\xa5ber \u2013 ok").steps == ()
+
+
+def test_replacement_character_read_as_windows_1252():
+    """D19: U+FFFD is no rarity in the repair score, so its windows-1252 reading comes back."""
+    r = repair("comments may be published \xef\xbf\xbd addresses will not")
+    assert r == Repair("comments may be published \ufffd addresses will not", (("windows-1252", "utf-8"),))
+
+
+def test_lead_before_lost_byte_is_a_signature():
+    """D19: windows-1252's reading of a lead byte before U+FFFD is a UTF-8 signature."""
+    from onemail.detect.repair import signatures
+
+    assert signatures("Sloven\xc4\ufffdina") == 1 and signatures("Sloven\ufffdina") == 0
+    assert repair("Sloven\xc4\ufffdina") == Repair("Sloven\ufffdina", (("windows-1252", "utf-8"),))

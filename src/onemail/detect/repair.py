@@ -30,9 +30,11 @@ Latin and script-less text may go anywhere.
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
 signature*: a character that windows-1252 / ISO-8859-1 / windows-1251 / windows-1250 / CP437
 writes for a UTF-8 lead byte (``0xC2..0xF4``) followed by one it writes for a continuation
-byte (``0x80..0xBF``), as in ``Ã©``, ``â€™``, ``Р°``, ``Ĺ‚``; minus 6 per East Asian character
+byte (``0x80..0xBF``), as in ``Ã©``, ``â€™``, ``Р°``, ``Ĺ‚``, or windows-1252's for a lead
+byte before U+FFFD (``Ä\ufffd``, D19); minus 6 per East Asian character
 in a run of one or two, or touching an ASCII letter, in Latin prose (``slechts 茅茅n``, 2 per
-isolated one elsewhere); minus 3 per rare character. The design's score alone cannot see
+isolated one elsewhere); minus 3 per rare character (U+FFFD is none: a reading that turns
+``ï¿½`` into U+FFFD is a repair, D19). The design's score alone cannot see
 Latin mojibake (``FÃ¶rstÃ¥r`` and ``Förstår`` score the same); 6 points per signature exceed
 the 4-point margin, so one ``Ã©`` in a long sentence is enough, and the zero-error rule keeps
 clean text (whose non-ASCII characters almost never form valid UTF-8) untouched.
@@ -40,7 +42,7 @@ clean text (whose non-ASCII characters almost never form valid UTF-8) untouched.
 Measured (bench/repair.py, visible corpus): at least 95 % exact on every chain type of
 ``synthetic.jsonl`` (UTF-8 read as windows-1252: 99.3 %, twice 97.9 %, three times 100 %;
 CJK chains 95-100 %), none of the 1 520 originals changed, 30 of 31 ftfy negative cases
-unchanged (as many as ftfy itself), 92.5 % of ftfy's real-world cases (ftfy: 100 %, they are
+unchanged (as many as ftfy itself), 94.2 % of ftfy's real-world cases (ftfy: 100 %, they are
 its own expected outputs).
 
 A UTF-8 reading also accepts CESU-8 (D17): a character beyond U+FFFF written as two encoded
@@ -171,8 +173,10 @@ def _signature_re() -> re.Pattern:
     # A no-break space after a letter is ordinary text ("SELK\u00c4\xa0EDELL\u00c4"); after
     # "Ã" or "Â" it is the UTF-8 of à or of a no-break space. "Ã" before a space and a
     # lower-case letter is "à" whose no-break space became a space ("Ã s crianças").
+    # windows-1252's lead before a byte lost as U+FFFD ("SlovenÄ\ufffdina", D19)
+    lost = cls(_decode(bytes((b,)), "windows-1252") for b in range(0xC2, 0xF5)) + "\ufffd"
     return re.compile(cls(leads) + cls(conts) + "|[\u00c2\u00c3]\xa0|\u221a" + cls(mac_conts)
-                      + "|(?<![A-Z])\u00c3(?=  ?[a-z])")
+                      + "|(?<![A-Z])\u00c3(?=  ?[a-z])|" + lost)
 
 
 _SIGNATURE: re.Pattern | None = None
@@ -216,7 +220,7 @@ def rare_chars(text: str) -> int:
         from .langmodel import GOOD, char_weights
 
         chars = sorted(ch for ch, n in char_weights().items() if n >= GOOD)
-        allowed = (COMMON_SYMBOLS + r"\u3000-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+        allowed = (COMMON_SYMBOLS + r"\ufffd\u3000-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
                    r"\uff01-\uff60\ufe30-\ufe4f")
         # a precomposed Latin letter (an ASCII letter with marks: Vietnamese "ế") is no rarity
         import unicodedata
