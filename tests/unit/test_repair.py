@@ -163,3 +163,9 @@ def test_lead_before_lost_byte_is_a_signature():
 
     assert signatures("Sloven\xc4\ufffdina") == 1 and signatures("Sloven\ufffdina") == 0
     assert repair("Sloven\xc4\ufffdina") == Repair("Sloven\ufffdina", (("windows-1252", "utf-8"),))
+
+
+def test_runs_covering_every_non_ascii_character_compete_as_whole_text():
+    """D20: a piecewise UTF-8 reading that explains every non-ASCII character beats a GBK one."""
+    r = repair("\xe0\xb8 \xe0\xb8\xb2\xe0\xb8\xa9\xe0\xb8\xb2")
+    assert r == Repair("\u0e20\u0e32\u0e29\u0e32", (("windows-1252", "utf-8"),))

@@ -15,7 +15,8 @@ something marginally more frequent). Among accepted steps a UTF-8 reading wins, 
 higher score, then pair order. UTF-16 is in neither list: allowing it turned Chinese into
 Hangul. When no whole-text step is accepted, the runs that look like UTF-8 are decoded one by
 one (D13: mojibake mixed with characters the page cannot encode, bytes lost as U+FFFD,
-no-break spaces turned into spaces; D18 widens these: an ASCII ``?`` for a lost byte, a
+no-break spaces turned into spaces; runs that explain every non-ASCII character compete
+with the whole-text steps, D20; D18 widens these: an ASCII ``?`` for a lost byte, a
 space for a lost 0xA0 inside a three-byte run and on windows-1250/-1257, and one run of three
 or four characters is evidence enough, where two-character runs need two: ftfy real-world
 85.8 % -> 92.5 %, every other row of bench/repair.py unchanged).
@@ -42,7 +43,7 @@ clean text (whose non-ASCII characters almost never form valid UTF-8) untouched.
 Measured (bench/repair.py, visible corpus): at least 95 % exact on every chain type of
 ``synthetic.jsonl`` (UTF-8 read as windows-1252: 99.3 %, twice 97.9 %, three times 100 %;
 CJK chains 95-100 %), none of the 1 520 originals changed, 30 of 31 ftfy negative cases
-unchanged (as many as ftfy itself), 94.2 % of ftfy's real-world cases (ftfy: 100 %, they are
+unchanged (as many as ftfy itself), 95.0 % of ftfy's real-world cases (ftfy: 100 %, they are
 its own expected outputs).
 
 A UTF-8 reading also accepts CESU-8 (D17): a character beyond U+FFFF written as two encoded
@@ -482,29 +483,34 @@ def _segment_fix(m: re.Match, page: str) -> str | None:
     return _decode(b"".join(parts), "utf-8")
 
 
-def _apply_segments(text: str, page: str) -> str | None:
+def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
     """Decode as UTF-8 each run that ``page`` made of a valid UTF-8 sequence (D13).
 
     The whole text does not decode (it mixes mojibake with characters the page cannot
     encode, or a lone continuation byte); each replaced run decodes with zero errors, the rest
     stays as it is. Returns None when fewer than two runs change, unless one of them is
     evidence on its own: a no-break space lost as a space, a three- or four-byte run, a lost
-    byte (D18).
+    byte (D18). With ``complete``, also None unless every non-ASCII character of ``text`` is
+    in a replaced run (D20).
     """
     changed = 0
     strong = 0
+    covered = 0
 
     def fix(m: re.Match) -> str:
-        nonlocal changed, strong
+        nonlocal changed, strong, covered
         out = _segment_fix(m, page)
         if out is None:
             return m.group()
         changed += 1
         piece = m.group()
         strong += piece[-1] == " " or _strong(piece)
+        covered += len(_NON_ASCII.findall(piece))
         return out
 
     out = _segment_re(page).sub(fix, text)
+    if complete and covered < len(_NON_ASCII.findall(text)):
+        return None
     # One run alone is not enough evidence for a piecewise reading ("DrÃ¥ber" is a name in the
     # ftfy negative cases), unless it is "à" whose no-break space became a space.
     if changed >= 2 or (changed == 1 and strong):
@@ -560,6 +566,9 @@ def _round(current, base, group, counts, segments):
                 continue
         else:
             out = _apply(current, wrong, right, segments=False)
+            if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES:
+                # runs that explain every non-ASCII character are a whole-text reading (D20)
+                out = _apply_segments(current, wrong, complete=True)
         if out is None or out == current:
             continue
         score, new_group, new_counts = _score(out)
