@@ -169,3 +169,10 @@ def test_runs_covering_every_non_ascii_character_compete_as_whole_text():
     """D20: a piecewise UTF-8 reading that explains every non-ASCII character beats a GBK one."""
     r = repair("\xe0\xb8 \xe0\xb8\xb2\xe0\xb8\xa9\xe0\xb8\xb2")
     assert r == Repair("\u0e20\u0e32\u0e29\u0e32", (("windows-1252", "utf-8"),))
+
+
+def test_utf8_readings_prefer_the_one_of_one_language():
+    """D21: windows-1250 and ISO-8859-2 both read this as UTF-8; only windows-1250 gives the
+    letters of one language (Slovak "Napíšte nám", not "Napíŷte n÷m")."""
+    r = repair("Nap\u0102\xad\u0139\u02c7te n\u0102\u02c7m !")
+    assert r == Repair("Nap\xed\u0161te n\xe1m !", (("windows-1250", "utf-8"),))
