@@ -51,7 +51,6 @@ Thresholds and their measurements (single-byte files of the visible corpora ``de
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from operator import itemgetter, mul
 
@@ -207,10 +206,12 @@ def _page_rows() -> list:
     if not _rows_cache:
         pages = _get()[0]
         langs_of = _page_langs()
+        interned: dict[bytes, bytes] = {}
         for order, label in enumerate(SINGLE_BYTE):
             page = pages[label]
-            _rows_cache.append((-order, label, bool(page[0]), page[3], page[2], page[4], page[5],
-                                langs_of[label]))
+            # equal byte sets share one object, so that the bound loop counts them once
+            sets = [interned.setdefault(x, x) for x in (page[2], page[4], page[5])]
+            _rows_cache.append((-order, label, bool(page[0]), page[3], *sets, langs_of[label]))
     return _rows_cache
 
 
@@ -246,16 +247,36 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
         hb = hb[:MAX_HIGH_BYTES]
         data = data[: MAX_HIGH_BYTES * 4]
     letters = len(data) - len(data.translate(None, _LETTERS))
-    adjacent = b"".join(_ADJACENT.findall(data, 0, ADJACENT_BYTES))
-    before_upper = b"".join(_BEFORE_UPPER.findall(data, 0, ADJACENT_BYTES))
-    after_lower = b"".join(_AFTER_LOWER.findall(data, 0, ADJACENT_BYTES))
-    return list(Counter(hb).items()), letters, (adjacent, before_upper, after_lower)
+    return list(Counter(hb).items()), letters, _context(data[:ADJACENT_BYTES])
 
 
-# a high byte right before an upper-case ASCII letter / right after a lower-case one
-_BEFORE_UPPER = re.compile(rb"[\x80-\xff](?=[A-Z])")
-_AFTER_LOWER = re.compile(rb"[\x80-\xff](?<=[a-z][\x80-\xff])")
-_ADJACENT = re.compile(rb"[\x80-\xff](?:(?<=[A-Za-z][\x80-\xff])|(?=[A-Za-z]))")
+def _context(window: bytes) -> tuple[bytes, bytes, bytes]:
+    """Return the high bytes of ``window`` beside an ASCII letter, before an upper-case one and
+    after a lower-case one (in no particular order).
+
+    Each byte of ``window`` is one byte of a big integer; class masks (0xFF per member byte,
+    from ``bytes.translate``) are shifted by 8 bits to look at the neighbours, and the chosen
+    bytes are cut out with ``and`` and a deletion of the zero bytes: one pass of C per step.
+    """
+    if not window:
+        return b"", b"", b""
+    size = len(window)
+    high = int.from_bytes(window.translate(_HIGH_MASK), "big")
+    upper = int.from_bytes(window.translate(_UPPER_MASK), "big")
+    lower = int.from_bytes(window.translate(_LOWER_MASK), "big")
+    value = int.from_bytes(window, "big")
+    letter = upper | lower
+    # (mask << 8) moves the flag of byte i + 1 onto byte i; (mask >> 8) that of byte i - 1
+    adjacent = high & ((letter << 8) | (letter >> 8))
+    before_upper = high & (upper << 8)
+    after_lower = high & (lower >> 8)
+    return tuple((value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
+                 for m in (adjacent, before_upper, after_lower))
+
+
+_HIGH_MASK = bytes(0xFF if b >= 0x80 else 0 for b in range(256))
+_UPPER_MASK = bytes(0xFF if 0x41 <= b <= 0x5A else 0 for b in range(256))
+_LOWER_MASK = bytes(0xFF if 0x61 <= b <= 0x7A else 0 for b in range(256))
 
 
 _ASCII = bytes(range(128))
@@ -315,14 +336,14 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     for neg_order, label, has_models, ub, nonlatin, lower, upper, langs in _page_rows():
         # MIX_NATS per byte read as a non-Latin letter beside an ASCII letter, or against the
         # case of the ASCII letter beside it (see _context_cost)
-        mixed = n_adj - len(adj.translate(None, nonlatin)) if n_adj else 0
+        mixed = n_adj - len(adj.translate(None, nonlatin)) if n_adj and nonlatin else 0
         if n_bu:
             mixed += n_bu - len(before_upper.translate(None, lower))
         if n_al:
             mixed += n_al - len(after_lower.translate(None, upper))
         mix = MIX_NATS * mixed
         if has_models:
-            chars_ub = sum(map(mul, ns, map(ub.__getitem__, bs)))
+            chars_ub = sum(map(mul, ns, pick(ub)))
             top = best_share.get(id(langs))
             if top is None:
                 top = best_share[id(langs)] = max(map(share_term.__getitem__, langs))
@@ -358,7 +379,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             # languages without summing
             if n0 * log_p[b0] + rest_ub + share_term[lang] <= best:
                 continue
-            chars = sum(map(mul, ns, map(log_p.__getitem__, bs)))
+            chars = sum(map(mul, ns, pick(log_p)))
             ll = chars + share_term[lang]
             if ll > best:
                 best = ll
