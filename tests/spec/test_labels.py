@@ -115,6 +115,13 @@ def test_wrong_types_raise():
         for_label("utf-8").decode("text")
     with pytest.raises(TypeError, match="text"):
         for_label("utf-8").encode(b"bytes")
+    # Regression (tester): a tuple for issues gave AttributeError from deep inside a codec.
+    with pytest.raises(TypeError, match="issues"):
+        for_label("utf-8").decode(b"\xff", ())
+    with pytest.raises(TypeError, match="issues"):
+        for_label("windows-1252").encode("\u2713", ())
+    with pytest.raises(TypeError, match="issues"):
+        for_label("utf-8").new_decoder().decode(b"\xff", True, ())
 
 
 def test_tables_current():

@@ -139,6 +139,8 @@ class Charset:
         """
         if not isinstance(data, bytes):
             data = _as_bytes(data, "data")
+        if issues is not None and type(issues) is not list:
+            _check_issues(issues)
         return self._codec.decode(data, issues, offset)
 
     def encode(self, text: str, issues: list[TextIssue] | None = None) -> bytes:
@@ -155,6 +157,8 @@ class Charset:
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        if issues is not None and type(issues) is not list:
+            _check_issues(issues)
         return self._codec.encode(text, issues)
 
     def new_decoder(self) -> IncrementalDecoder:
@@ -171,6 +175,12 @@ def _charset(name: str, key: str) -> Charset:
 
 
 _INTERN: dict[tuple[str, str], Charset] = {}
+
+
+def _check_issues(issues) -> None:
+    """Raise TypeError unless ``issues`` is a list (or a subclass of one)."""
+    if not isinstance(issues, list):
+        raise TypeError(f"issues must be a list or None, not {type(issues).__name__}")
 
 
 def _as_bytes(data, what: str) -> bytes:
@@ -207,6 +217,8 @@ class IncrementalDecoder:
         """
         if not isinstance(data, bytes):
             data = _as_bytes(data, "data")
+        if issues is not None and type(issues) is not list:
+            _check_issues(issues)
         buf = self._pending + data if self._pending else data
         text, used, self._state = self.charset._codec.decode_chunk(
             buf, issues, self.position, final, self._state
