@@ -176,3 +176,13 @@ def test_utf8_readings_prefer_the_one_of_one_language():
     letters of one language (Slovak "Napíšte nám", not "Napíŷte n÷m")."""
     r = repair("Nap\u0102\xad\u0139\u02c7te n\u0102\u02c7m !")
     assert r == Repair("Nap\xed\u0161te n\xe1m !", (("windows-1250", "utf-8"),))
+
+
+def test_vietnamese_read_as_cp437():
+    """D22: CP437's "ß" before box drawing is the lead of a three-byte UTF-8 sequence."""
+    from onemail.detect.repair import signatures
+
+    assert signatures("Ti\xdf\u2551\u2510ng") == 1 and signatures("\xdf\u2551\u2551 \u2551\u2551") == 1
+    assert signatures("\u2554\u2550\u2557 \u2551 \xdf") == 0  # DOS art and a lone ß
+    r = repair("Ti\xdf\u2551\u2510ng Vi\xdf\u2557\xe7t")
+    assert r == Repair("Ti\u1ebfng Vi\u1ec7t", (("ibm437", "utf-8"),))
