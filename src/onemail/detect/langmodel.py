@@ -51,6 +51,7 @@ Thresholds and their measurements (single-byte files of the visible corpora ``de
 from __future__ import annotations
 
 import math
+import struct
 from collections import Counter
 from operator import itemgetter, mul
 
@@ -212,7 +213,42 @@ def _page_rows() -> list:
             # equal byte sets share one object, so that the bound loop counts them once
             sets = [interned.setdefault(x, x) for x in (page[2], page[4], page[5])]
             _rows_cache.append((-order, label, bool(page[0]), page[3], *sets, langs_of[label]))
+        _packed_ub.extend(_pack([pages[label][3] for label in SINGLE_BYTE]))
+        for label in SINGLE_BYTE:
+            models = pages[label][0]
+            _packed_langs[label] = (_pack([m[1] for m in models]),
+                                    f"<{len(models)}Q", [(m[0], m[4]) for m in models])
     return _rows_cache
+
+
+#: Fixed-point scale of the packed log-probabilities (see :func:`_pack`): 2**-24 nats per unit,
+#: so a sum over 2 048 bytes is within 1e-4 nats of the float sum.
+_SCALE = 1 << 24
+_UB_FMT = f"<{len(SINGLE_BYTE)}Q"
+_packed_ub: list[int] = []
+_packed_langs: dict[str, tuple[list[int], str, list[tuple[str, float]]]] = {}
+
+
+def _pack(columns: list[list[float]]) -> list[int]:
+    """Pack per-byte log-probabilities of several models into one integer per byte.
+
+    Model ``i`` takes bits ``64*i .. 64*i+63`` of byte ``b``'s integer: ``floor(-log p * 2**24)``
+    (at most 2**29). ``sum(count * packed[b])`` then sums every model at once in C (no field
+    overflows below 2**35 bytes); the fields, read back with ``struct``, are each model's
+    ``-sum(count * log p)`` rounded towards the higher likelihood. The rounding only raises a
+    sum, so packed upper bounds stay upper bounds.
+    """
+    packed = []
+    for b in range(256):
+        v = 0
+        for i, col in enumerate(columns):
+            v |= int(-col[b] * _SCALE) << (64 * i)
+        packed.append(v)
+    return packed
+
+
+def _unpack(total: int, fmt: str, n: int) -> tuple[int, ...]:
+    return struct.unpack(fmt, total.to_bytes(8 * n, "little"))
 
 
 _langs_of: dict[str, tuple[str, ...]] = {}
@@ -299,8 +335,10 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
 
     Speed: each page has an upper bound (every byte scored by its most favourable language);
     pages are evaluated exactly in bound order until no bound can beat the best, and the next
-    page is the runner-up at its bound; typically 1-3 of the 30 pages are scored language by
-    language.
+    page is the runner-up at its bound; typically 1-3 of the 30 pages are scored exactly. The
+    sums run in C on packed fixed-point integers (:func:`_pack`): one multiply-add per distinct
+    byte gives the bounds of all 30 pages, another all languages of one page (answers equal to
+    the float sums' on every visible file and 64/512-byte prefix).
 
     :param counts: :func:`high_byte_counts` of the input.
     :param ascii_letters: number of ASCII letters in the same bytes.
@@ -314,7 +352,6 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     counts = sorted(counts, key=lambda bn: -bn[1])
     bs = [b for b, _ in counts]
     ns = [n for _, n in counts]
-    b0, n0 = counts[0] if counts else (0, 0)
     share_term = {lang: high * log_s + ascii_letters * log_not_s
                   for lang, (log_s, log_not_s) in lang_share.items()}
     if not ascii_letters:
@@ -333,7 +370,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         adj = before_upper = after_lower = b""
     n_adj, n_bu, n_al = len(adj), len(before_upper), len(after_lower)
     floor_bound = high * math.log(FLOOR)
-    for neg_order, label, has_models, ub, nonlatin, lower, upper, langs in _page_rows():
+    rows = _page_rows()
+    # every page's sum of its per-byte upper bounds at once (fixed point, see _pack)
+    ub_sums = _unpack(sum(map(mul, ns, pick(_packed_ub))), _UB_FMT, len(rows)) if bs else (0,) * len(rows)
+    for (neg_order, label, has_models, _ub, nonlatin, lower, upper, langs), ub_sum in zip(
+            rows, ub_sums, strict=True):
         # MIX_NATS per byte read as a non-Latin letter beside an ASCII letter, or against the
         # case of the ASCII letter beside it (see _context_cost)
         mixed = n_adj - len(adj.translate(None, nonlatin)) if n_adj and nonlatin else 0
@@ -343,7 +384,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             mixed += n_al - len(after_lower.translate(None, upper))
         mix = MIX_NATS * mixed
         if has_models:
-            chars_ub = sum(map(mul, ns, pick(ub)))
+            chars_ub = -ub_sum / _SCALE
             top = best_share.get(id(langs))
             if top is None:
                 top = best_share[id(langs)] = max(map(share_term.__getitem__, langs))
@@ -355,7 +396,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     exact: list[tuple[float, int, str, float]] = []
     exact_seen: dict[tuple[str, int], tuple[float, float]] = {}
     runner_up = None
-    for bound, neg_order, label, mix, chars_ub in bounds:
+    for bound, neg_order, label, mix, _chars_ub in bounds:
         if exact and bound <= exact[0][0]:
             # no page left can beat the best: the next one is the runner-up at its bound
             # (an over-estimate, so the second row's penalty errs small)
@@ -370,20 +411,16 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         best, fit = -math.inf, 0.0
         # skip a language when even the best characters cannot lift its share term above the
         # page's best so far
-        ub = pages[label][3]
-        rest_ub = chars_ub - n0 * ub[b0]
-        for lang, log_p, _ls, _lns, neg_h in pages[label][0]:
-            if chars_ub + share_term[lang] <= best:
-                continue
-            # the most frequent byte scored exactly, the others by the bound: skips most
-            # languages without summing
-            if n0 * log_p[b0] + rest_ub + share_term[lang] <= best:
-                continue
-            chars = sum(map(mul, ns, pick(log_p)))
-            ll = chars + share_term[lang]
-            if ll > best:
-                best = ll
-                fit = min(1.0, math.exp(chars / high - neg_h))
+        # every language of the page at once (fixed point, see _pack)
+        packed, fmt, langs_h = _packed_langs[label]
+        if bs and langs_h:
+            sums = _unpack(sum(map(mul, ns, pick(packed))), fmt, len(langs_h))
+            for (lang, neg_h), q in zip(langs_h, sums, strict=True):
+                chars = -q / _SCALE
+                ll = chars + share_term[lang]
+                if ll > best:
+                    best = ll
+                    fit = min(1.0, math.exp(chars / high - neg_h))
         if best == -math.inf:
             best = bound + mix
         exact_seen[key] = (best - mix, fit)
