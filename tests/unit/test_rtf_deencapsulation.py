@@ -347,3 +347,16 @@ def test_options_checked():
         DeencapsulationOptions(max_depth=0)
     with pytest.raises(TypeError, match="max_depth"):
         DeencapsulationOptions(max_depth="5")
+
+
+@pytest.mark.parametrize(
+    ("word", "defect_offset", "defect_length"),
+    [(rb"\u70000?", 22, 7), (rb"\u-99999999999?", 24, 12)],
+)
+def test_unicode_value_outside_16_bits_is_fffd_not_nul(word, defect_offset, defect_length):
+    """RT46: the low 16 bits of -2**31 gave U+0000 (tester's finding)."""
+    from onemail.rtf import RtfDefect, RtfDefectKind, deencapsulate
+
+    r = deencapsulate(rb"{\rtf1\ansi\fromtext a" + word + b"b}")
+    assert r.text == "a\ufffdb"
+    assert r.defects == (RtfDefect(RtfDefectKind.PARAMETER_OVERFLOW, defect_offset, defect_length),)

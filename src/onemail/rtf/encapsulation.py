@@ -566,7 +566,16 @@ class _Walker:
                     skip = uc
                     if mode == _NORMAL and (suppressed or not stack):
                         continue
-                    self.unicode(b & 0xFFFF, offset, length)
+                    if -0x8000 <= b <= 0xFFFF:
+                        self.unicode(b & 0xFFFF, offset, length)
+                    else:
+                        # Not a UTF-16 unit, signed or not (\u-99999999999, \u70000): U+FFFD,
+                        # not the low 16 bits (which gave U+0000); the tokenizer has already
+                        # reported a value beyond 32 bits (RT46).
+                        self.unicode(0xFFFD, offset, length)
+                        if -(2**31) < b < 2**31 - 1:
+                            self.defects.append(
+                                RtfDefect(RtfDefectKind.PARAMETER_OVERFLOW, offset, length))
                 elif act == _A_UC:
                     uc = max(b or 0, 0)
                 elif act == _A_PLAIN:
