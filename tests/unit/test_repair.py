@@ -186,3 +186,16 @@ def test_vietnamese_read_as_cp437():
     assert signatures("\u2554\u2550\u2557 \u2551 \xdf") == 0  # DOS art and a lone ß
     r = repair("Ti\xdf\u2551\u2510ng Vi\xdf\u2557\xe7t")
     assert r == Repair("Ti\u1ebfng Vi\u1ec7t", (("ibm437", "utf-8"),))
+
+
+def test_capital_before_word_ending_punctuation_is_text():
+    """D23: an accented capital among ASCII before closing punctuation is no signature."""
+    from onemail.detect.repair import signatures
+
+    assert signatures("AH\xc5\u2122, the new sofa") == 0 and signatures("a lot of \xc3\u2019s") == 0
+    for text in ("AH\xc5\u2122, the new sofa", "a radius of 10 \xc5\u2014", "a lot of \xc3\u2019s here"):
+        assert repair(text) == Repair(text, ()), text
+    # inside a word, or "Ã" (no word), it still is mojibake
+    assert repair("p\xc5\u2122es most").text == "p\u0159es most"
+    assert repair("3 \xc3\u2014 4 = 12").text == "3 \xd7 4 = 12"
+    assert repair("O\xc3\u2122 ET QUAND?").text == "O\xd9 ET QUAND?"
