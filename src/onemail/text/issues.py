@@ -61,6 +61,7 @@ class IssueKind(enum.Enum):
     MALFORMED_TNEF = "MalformedTnef"
     MALFORMED_MSG = "MalformedMsg"
     HEADER_TOO_LONG = "HeaderTooLong"
+    NESTING_LIMIT_EXCEEDED = "NestingLimitExceeded"  # MIME / nested messages cut at a depth cap
 
     @property
     def is_ambiguous(self) -> bool:
