@@ -214,6 +214,14 @@ def _page_rows() -> list:
             sets = [interned.setdefault(x, x) for x in (page[2], page[4], page[5])]
             _rows_cache.append((-order, label, bool(page[0]), page[3], *sets, langs_of[label]))
         _packed_ub.extend(_pack([pages[label][3] for label in SINGLE_BYTE]))
+        for kind, index in (("adjacent", 4), ("before_upper", 5), ("after_lower", 6)):
+            _packed_mix[kind] = [sum(1 << (64 * i) for i, row in enumerate(_rows_cache) if b in row[index])
+                                 for b in range(256)]
+        tables = [table(label) for label in SINGLE_BYTE]
+        for j, label in enumerate(SINGLE_BYTE):
+            # the earlier pages, each with the set of bytes it reads differently (a 256-bit int)
+            _earlier[label] = [(other, sum(1 << b for b in range(256) if tables[i][b] != tables[j][b]))
+                               for i, other in enumerate(SINGLE_BYTE[:j])]
         for label in SINGLE_BYTE:
             models = pages[label][0]
             _packed_langs[label] = (_pack([m[1] for m in models]),
@@ -226,6 +234,10 @@ def _page_rows() -> list:
 _SCALE = 1 << 24
 _UB_FMT = f"<{len(SINGLE_BYTE)}Q"
 _packed_ub: list[int] = []
+#: Per kind of context (see :func:`_context_cost`): byte -> packed 0/1 per page (``_pack``'s
+#: layout), so one multiply-add per distinct byte counts the mixed bytes of every page.
+_packed_mix: dict[str, list[int]] = {}
+_earlier: dict[str, list[tuple[str, int]]] = {}
 _packed_langs: dict[str, tuple[list[int], str, list[tuple[str, float]]]] = {}
 
 
@@ -368,20 +380,21 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         adj, before_upper, after_lower = adjacent[:3]
     else:
         adj = before_upper = after_lower = b""
-    n_adj, n_bu, n_al = len(adj), len(before_upper), len(after_lower)
     floor_bound = high * math.log(FLOOR)
     rows = _page_rows()
     # every page's sum of its per-byte upper bounds at once (fixed point, see _pack)
     ub_sums = _unpack(sum(map(mul, ns, pick(_packed_ub))), _UB_FMT, len(rows)) if bs else (0,) * len(rows)
-    for (neg_order, label, has_models, _ub, nonlatin, lower, upper, langs), ub_sum in zip(
-            rows, ub_sums, strict=True):
-        # MIX_NATS per byte read as a non-Latin letter beside an ASCII letter, or against the
-        # case of the ASCII letter beside it (see _context_cost)
-        mixed = n_adj - len(adj.translate(None, nonlatin)) if n_adj and nonlatin else 0
-        if n_bu:
-            mixed += n_bu - len(before_upper.translate(None, lower))
-        if n_al:
-            mixed += n_al - len(after_lower.translate(None, upper))
+    # MIX_NATS per byte read as a non-Latin letter beside an ASCII letter, or against the
+    # case of the ASCII letter beside it (see _context_cost), for every page at once
+    mixed_total = 0
+    for context, kind in ((adj, "adjacent"), (before_upper, "before_upper"), (after_lower, "after_lower")):
+        if context:
+            distinct = set(context)
+            mixed_total += sum(map(mul, map(context.count, distinct),
+                                   map(_packed_mix[kind].__getitem__, distinct)))
+    mixes = _unpack(mixed_total, _UB_FMT, len(rows)) if mixed_total else (0,) * len(rows)
+    for (neg_order, label, has_models, _ub, _nonlatin, _lower, _upper, langs), ub_sum, mixed in zip(
+            rows, ub_sums, mixes, strict=True):
         mix = MIX_NATS * mixed
         if has_models:
             chars_ub = -ub_sum / _SCALE
@@ -409,8 +422,6 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             exact.sort(reverse=True)
             continue
         best, fit = -math.inf, 0.0
-        # skip a language when even the best characters cannot lift its share term above the
-        # page's best so far
         # every language of the page at once (fixed point, see _pack)
         packed, fmt, langs_h = _packed_langs[label]
         if bs and langs_h:
@@ -433,9 +444,9 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # that page: German text is windows-1252, not the windows-1254 that reads it alike.
     if result and bs:
         ll, label, fit = result[0]
-        mine = pick(table(label))
-        for other in SINGLE_BYTE[: SINGLE_BYTE.index(label)]:
-            if pick(table(other)) == mine:
+        present = sum(map((1).__lshift__, bs))
+        for other, differs in _earlier[label]:
+            if not present & differs:
                 result[0] = (ll, other, fit)
                 if len(result) > 1 and result[1][1] == other:
                     result[1] = (result[1][0], label, result[1][2])
