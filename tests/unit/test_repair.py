@@ -199,3 +199,10 @@ def test_capital_before_word_ending_punctuation_is_text():
     assert repair("p\xc5\u2122es most").text == "p\u0159es most"
     assert repair("3 \xc3\u2014 4 = 12").text == "3 \xd7 4 = 12"
     assert repair("O\xc3\u2122 ET QUAND?").text == "O\xd9 ET QUAND?"
+
+
+def test_piecewise_reading_removes_half_of_the_signatures():
+    """D24: a piecewise UTF-8 reading must remove at least half of the UTF-8 signatures."""
+    text = "l\u2019\xc3\xa9t\xc3\xa9 \xe7\xbbx \xe7\xbby \xe7\xbbz \xe7\xbbw \xe7\xbbv"  # 2 of 7
+    assert repair(text) == Repair(text, ())
+    assert repair("l\u2019\xc3\xa9t\xc3\xa9 \xe7\xbbx").text == "l\u2019\xe9t\xe9 \xe7\xbbx"  # 2 of 3
