@@ -236,6 +236,98 @@ def test_message_rfc822_is_nested():
 
 
 
+def _rfc822_chain(levels: int) -> bytes:
+    """level0 wrapping level1 ... wrapping a text/plain message at ``levels``."""
+    data = b"Subject: level0\r\n"
+    for n in range(1, levels + 1):
+        data += b"Content-Type: message/rfc822\r\n\r\nSubject: level%d\r\n" % n
+    return data + b"Content-Type: text/plain\r\n\r\nleaf\r\n"
+
+
+def test_top_level_message_rfc822_keeps_the_enclosed_message():
+    """A message/rfc822 envelope: the enclosed message is one part, its headers decoded."""
+    msg = read(_rfc822_chain(1))
+    assert [(p.path, p.media_type) for p in msg.parts] == [("1", "message/rfc822")]
+    inner = msg.parts[0].message
+    assert inner.subject == "level1"
+    assert [(p.path, p.media_type, p.text) for p in inner.parts] == [("1", "text/plain", "leaf\r\n")]
+    assert msg.issues == ()
+
+
+def test_message_rfc822_chain_keeps_every_level():
+    """message/rfc822 in message/rfc822 ...: every level's headers, none skipped."""
+    msg = read(_rfc822_chain(5))
+    subjects = []
+    while msg is not None:
+        subjects.append(msg.subject)
+        msg = msg.parts[0].message
+    assert subjects == [f"level{n}" for n in range(6)]
+    attached = read(b"Subject: outer\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+                    b"Content-Type: message/rfc822\r\n\r\nSubject: mid\r\nContent-Type: message/rfc822\r\n\r\n"
+                    b"Subject: innermost\r\n\r\nx\r\n--b--\r\n")
+    mid = attached.parts[0].message
+    assert mid.subject == "mid" and mid.parts[0].media_type == "message/rfc822"
+    assert mid.parts[0].message.subject == "innermost"
+
+
+def test_nested_messages_cut_at_max_depth_are_reported():
+    from onemail.message.mime import MAX_DEPTH
+
+    msg = read(_rfc822_chain(MAX_DEPTH + 5))
+    inner, n = msg, 0
+    while inner.parts[0].message is not None:
+        inner, n = inner.parts[0].message, n + 1
+    assert (n, inner.subject, inner.parts[0].media_type) == (MAX_DEPTH, f"level{MAX_DEPTH}", "message/rfc822")
+    assert kinds(msg) == [(K.NESTING_LIMIT_EXCEEDED, ">".join(["part:1"] * (MAX_DEPTH + 1)), 0, 0)]
+
+
+def _deep_multipart(levels: int) -> bytes:
+    data = [b"Subject: top\r\n"]
+    data += [b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (n, n) for n in range(levels)]
+    data.append(b"Content-Type: text/plain\r\n\r\nleaf\r\n")
+    data += [b"--b%d--\r\n" % n for n in reversed(range(levels))]
+    return b"".join(data)
+
+
+@pytest.mark.parametrize("levels", [1000, 5000])
+def test_deep_multipart_is_cut_not_lost(levels):
+    """The stdlib parser recurses per level; nesting below MAX_MIME_LEVELS is one opaque leaf."""
+    from onemail.message.mime import MAX_MIME_LEVELS
+
+    data = _deep_multipart(levels)
+    msg = read(data)
+    assert (msg.error, msg.subject) == (None, "top")
+    path = ".".join(["1"] * MAX_MIME_LEVELS)
+    (part,) = msg.parts
+    assert (part.path, part.media_type, part.text) == (path, "multipart/mixed", None)
+    assert part.data.startswith(b"--b%d\r\n" % MAX_MIME_LEVELS)
+    assert part.data.endswith(b"--b%d--" % MAX_MIME_LEVELS)
+    assert kinds(msg) == [(K.NESTING_LIMIT_EXCEEDED, f"part:{path}", 0, len(part.data))]
+
+
+def test_multipart_at_the_level_cap_is_kept_whole():
+    from onemail.message.mime import MAX_MIME_LEVELS
+
+    msg = read(_deep_multipart(MAX_MIME_LEVELS))
+    assert [(p.path, p.text) for p in msg.parts] == [(".".join(["1"] * MAX_MIME_LEVELS), "leaf")]
+    assert msg.issues == ()
+
+
+def test_deep_message_rfc822_chain_does_not_lose_the_message():
+    msg = read(_rfc822_chain(3000))
+    assert (msg.error, msg.subject) == (None, "level0")
+    assert any(i.kind is K.NESTING_LIMIT_EXCEEDED for i in msg.issues)
+
+
+def test_delivery_status_keeps_every_field_block():
+    """message/delivery-status: the per-recipient block after the per-message one is kept."""
+    msg = read(b"Subject: bounce\r\nContent-Type: multipart/report; boundary=b\r\n\r\n--b\r\n"
+               b"Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; a.example\r\n\r\n"
+               b"Final-Recipient: rfc822; x@b.example\r\nAction: failed\r\n\r\n--b--\r\n")
+    (part,) = msg.parts
+    assert (part.media_type, part.message, part.charset) == ("message/delivery-status", None, "us-ascii")
+    assert part.text == "Reporting-MTA: dns; a.example\n\nFinal-Recipient: rfc822; x@b.example\nAction: failed\n"
+
 
 def test_read_mbox_memory_maps_a_large_file(tmp_path, monkeypatch):
     import onemail.message.reader as reader

@@ -6,11 +6,17 @@ onemail then decodes each header (:mod:`.headers`), removes the transfer encodin
 (:mod:`.transfer`), chooses each text body's charset (:mod:`.bodycharset`) and opens
 ``message/rfc822`` parts, TNEF ``winmail.dat`` and attached Outlook ``.msg`` files as nested
 messages. The parser's defects become ``MalformedMimeStructure`` issues (they carry no position).
+
+Nesting is capped before the stdlib parser sees the bytes (:func:`limit_nesting`): its parser
+recurses once per multipart or message level and would stop with ``RecursionError`` near 1000
+levels, losing the whole message. A part below the cap is kept as one opaque leaf (its media type
+as written, its body bytes, no text) with ``NestingLimitExceeded``.
 """
 
 from __future__ import annotations
 
 import email.message
+import re
 from email import policy
 from email.parser import BytesParser
 
@@ -26,20 +32,104 @@ _PARSER = BytesParser(policy=policy.compat32)
 
 MAX_DEPTH = 20
 """Nested messages (message/rfc822 in message/rfc822 ...) deeper than this are not opened: a
-guard against hostile input; real mail in the corpus nests at most 3 levels."""
+guard against hostile input; real mail in the corpus nests at most 3 levels. A message not
+opened because of it is a ``NestingLimitExceeded`` issue at its part."""
+
+MAX_MIME_LEVELS = 50
+"""Multipart and message levels (counted from the outermost message of one MIME parse) kept as
+structure; a part deeper than this is one opaque leaf with ``NestingLimitExceeded``. A MIME
+message nested in a TNEF or .msg attachment at message depth ``d`` gets ``50 // (d + 1)``
+levels, so that all parses together stay far below Python's recursion limit."""
+
+# The parser recurses on these (message/delivery-status excepted): a Content-Type header line
+# (folds included) or a boundary line.
+_NESTING = re.compile(rb"^(?:content-type:[ \t]*(multipart|message)/([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)"
+                      rb"|--([^\r\n]*))", re.I | re.M)
+_BOUNDARY = re.compile(rb'(?i)(?:^|[;\s])boundary[ \t]*=[ \t]*(?:"([^"\r\n]*)"|([^;\s]+))')
+# Cut levels get a media type the parser does not open, of the same length (offsets hold).
+_CUT_TYPES = {b"multipart": b"x-toodeep", b"message": b"x-deep-"}
+_UNCUT = {"x-toodeep": "multipart", "x-deep-": "message"}
 
 _TNEF_TYPES = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 _MSG_TYPES = frozenset({"application/vnd.ms-outlook", "application/x-msg"})
+# the stdlib parses these as header blocks (message/delivery-status) or as a message; they are
+# RFC 3464 / RFC 6533 field blocks, read as text
+_FIELD_BLOCKS = frozenset({"message/delivery-status", "message/global-delivery-status"})
 
 
 def from_bytes(data: bytes, fmt: str = "rfc822", *, repair: bool = False, depth: int = 0) -> Message:
-    """Read an RFC 5322 message from ``data``; never raises on bad input."""
-    return from_stdlib(_PARSER.parsebytes(data), fmt, repair=repair, depth=depth)
+    """Read an RFC 5322 message from ``data``; never raises on bad input.
+
+    Multipart/message nesting deeper than ``MAX_MIME_LEVELS // (depth + 1)`` levels is cut
+    (:func:`limit_nesting`); each cut part is an opaque leaf with ``NestingLimitExceeded``.
+    """
+    data, cut = limit_nesting(data, max(1, MAX_MIME_LEVELS // (depth + 1)))
+    return from_stdlib(_PARSER.parsebytes(data), fmt, repair=repair, depth=depth, _cut=cut)
+
+
+def limit_nesting(data: bytes, limit: int) -> tuple[bytes, bool]:
+    """Return ``data`` with every multipart/message level below ``limit`` made a leaf, and
+    whether anything was cut.
+
+    A cheap count of ``multipart/`` and ``message/`` first: with at most ``limit`` of them no level
+    can be cut. Otherwise the Content-Type header lines and boundary lines are followed as the
+    parser follows them (a boundary line closes every level opened inside its multipart; a
+    message level closes with its parent), and the media type of each Content-Type that opens
+    level ``limit + 1`` is overwritten in place with a same-length type the parser keeps as one
+    leaf (``x-toodeep/...``, ``x-deep-/...``; :func:`from_stdlib` restores the name). Content-Type
+    lines inside bodies count as levels too, so the count errs on the deep side.
+
+    :param data: the whole message. :param limit: levels kept (>= 1).
+    :returns: ``(bytes, cut)``; ``data`` itself when nothing is cut.
+    """
+    low = data.lower()
+    if low.count(b"multipart/") + low.count(b"message/") <= limit:
+        return data, False
+    del low
+    stack: list[bytes | None] = []  # a boundary per multipart level, None per message level
+    cuts: list[int] = []
+    for m in _NESTING.finditer(data):
+        kind = m.group(1)
+        if kind is None:  # a boundary line: close the levels opened inside its multipart
+            line = m.group(3).rstrip(b" \t\r")
+            for i in range(len(stack) - 1, -1, -1):
+                b = stack[i]
+                if b is not None and (line == b or line == b + b"--"):
+                    del stack[i + (line == b):]
+                    break
+            continue
+        kind = kind.lower()
+        if kind == b"message":
+            if m.group(2)[:15].lower().startswith(b"delivery-status"):
+                continue
+            level = None
+        else:
+            bm = _BOUNDARY.search(m.group(2))
+            if bm is None:  # no boundary: the parser keeps the body as text
+                continue
+            level = (bm.group(1) if bm.group(1) is not None else bm.group(2)).rstrip()
+        if len(stack) == limit:
+            cuts.append(m.start(1))
+        stack.append(level)
+    if not cuts:
+        return data, False
+    pieces, pos = [], 0
+    for c in cuts:
+        word = data[c:c + 9].lower()
+        word = b"multipart" if word == b"multipart" else b"message"
+        pieces += [data[pos:c], _CUT_TYPES[word]]
+        pos = c + len(word)
+    pieces.append(data[pos:])
+    return b"".join(pieces), True
 
 
 def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool = False,
-                depth: int = 0) -> Message:
-    """Convert a compat32 :class:`email.message.Message` into a :class:`Message`."""
+                depth: int = 0, _cut: bool = False) -> Message:
+    """Convert a compat32 :class:`email.message.Message` into a :class:`Message`.
+
+    A ``message/*`` at the top (an envelope around one message) is one part holding the
+    enclosed message, as anywhere else in the tree.
+    """
     issues: list[MessageIssue] = []
     headers = []
     fallback = hdr.raw_8bit_fallback(em._headers)  # noqa: SLF001
@@ -63,11 +153,11 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
         elif low == "date" and date is None:
             date = hdr.parse_date(value)
     parts: list[Part] = []
-    if em.is_multipart():
+    if em.is_multipart() and em.get_content_maintype() == "multipart":
         _defects(em, "mime", issues)
-        _children(em, "", parts, issues, repair, depth)
+        _children(em, "", parts, issues, repair, depth, _cut)
     else:
-        _leaf(em, "1", parts, issues, repair, depth)
+        _leaf(em, "1", parts, issues, repair, depth, _cut)
     msg = Message(fmt, tuple(headers), subject, from_ or (), to or (), cc or (), date, tuple(parts),
                   (), tuple(issues))
     if repair:
@@ -90,24 +180,27 @@ def _defects(em, where: str, issues: list[MessageIssue]) -> None:
         issues.append(MessageIssue(IssueKind.MALFORMED_MIME_STRUCTURE, where, 0, 0))
 
 
-def _children(em, prefix: str, parts, issues, repair, depth) -> None:
+def _children(em, prefix: str, parts, issues, repair, depth, cut) -> None:
     payload = em._payload  # noqa: SLF001
     if not isinstance(payload, list):  # multipart without a usable boundary: the stdlib keeps text
-        _leaf(em, prefix + "1", parts, issues, repair, depth, media_type="text/plain")
+        _leaf(em, prefix + "1", parts, issues, repair, depth, cut, media_type="text/plain")
         return
     for n, child in enumerate(payload, 1):
         path = f"{prefix}{n}"
         if child.is_multipart() and child.get_content_maintype() == "multipart":
             _defects(child, f"mime:{path}", issues)
-            _children(child, path + ".", parts, issues, repair, depth)
+            _children(child, path + ".", parts, issues, repair, depth, cut)
         else:
-            _leaf(child, path, parts, issues, repair, depth)
+            _leaf(child, path, parts, issues, repair, depth, cut)
 
 
-def _leaf(em, path: str, parts, issues, repair, depth, media_type: str | None = None) -> None:
+def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: str | None = None) -> None:
     where = f"part:{path}"
     _defects(em, f"mime:{path}", issues)
     media_type = media_type or em.get_content_type()
+    too_deep = cut and media_type.split("/", 1)[0] in _UNCUT
+    if too_deep:  # a level limit_nesting cut: the media type as written, the body opaque
+        media_type = _UNCUT[media_type.split("/", 1)[0]] + "/" + media_type.split("/", 1)[1]
     ctype = _get(em, "content-type")
     cdisp = _get(em, "content-disposition")
     fallback = hdr.raw_8bit_fallback(em._headers)  # noqa: SLF001
@@ -119,12 +212,22 @@ def _leaf(em, path: str, parts, issues, repair, depth, media_type: str | None = 
     if cid is not None:
         cid = cid.strip().strip("<>") or None
     payload = em._payload  # noqa: SLF001 - raw; get_payload() re-decodes 8-bit text
+    if isinstance(payload, list) and media_type in _FIELD_BLOCKS:
+        # the stdlib splits a delivery report into header blocks (per message, per recipient):
+        # rebuild its text so that no block is lost (folds kept, one space after each colon)
+        payload = "\n".join(_field_block(b) for b in payload if isinstance(b, email.message.Message))
     if isinstance(payload, list):  # message/rfc822 (or a multipart the stdlib kept as one part)
         nested = None
+        part_issues = []
         if payload and depth < MAX_DEPTH:
-            nested = from_stdlib(payload[0], repair=repair, depth=depth + 1)
+            nested = from_stdlib(payload[0], repair=repair, depth=depth + 1, _cut=cut)
+        elif payload:
+            part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, 0))
+            issues.extend(part_issues)
+        if nested is not None:
             _nest(nested, where, issues)
-        parts.append(Part(path, media_type, disposition, filename, content_id=cid, message=nested))
+        parts.append(Part(path, media_type, disposition, filename, issues=tuple(part_issues),
+                          content_id=cid, message=nested))
         return
     if not isinstance(payload, str):
         payload = ""
@@ -139,20 +242,31 @@ def _leaf(em, path: str, parts, issues, repair, depth, media_type: str | None = 
     text = charset = source = None
     nested = None
     low_name = (filename or "").lower()
-    if media_type.startswith("text/") and not (disposition == "attachment" and low_name.endswith(".msg")):
+    if too_deep:
+        part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
+    elif media_type in _FIELD_BLOCKS:  # RFC 3464 fields; RFC 6533 global reports are UTF-8
+        text, cs, source = decode_body(data, "text/plain", params.get("charset") or (
+            "utf-8" if media_type == "message/global-delivery-status" else None), found)
+        charset = cs.name
+        part_issues.extend(MessageIssue.at(where, i) for i in found)
+    elif media_type.startswith("text/") and not (disposition == "attachment" and low_name.endswith(".msg")):
         charset_label = params.get("charset")
         text, cs, source = decode_body(data, media_type, charset_label, found)
         charset = cs.name
         part_issues.extend(MessageIssue.at(where, i) for i in found)
-    elif depth < MAX_DEPTH and (media_type in _TNEF_TYPES or low_name == "winmail.dat"):
-        from .tnef import read_tnef
+    elif media_type in _TNEF_TYPES or low_name == "winmail.dat" or (
+            (media_type in _MSG_TYPES or low_name.endswith(".msg"))
+            and data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        if depth >= MAX_DEPTH:
+            part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
+        elif media_type in _TNEF_TYPES or low_name == "winmail.dat":
+            from .tnef import read_tnef
 
-        nested = read_tnef(data, repair=repair, depth=depth + 1)
-    elif depth < MAX_DEPTH and (media_type in _MSG_TYPES or low_name.endswith(".msg")) \
-            and data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-        from .msg import read_msg
+            nested = read_tnef(data, repair=repair, depth=depth + 1)
+        else:
+            from .msg import read_msg
 
-        nested = read_msg(data, repair=repair, depth=depth + 1)
+            nested = read_msg(data, repair=repair, depth=depth + 1)
     if nested is not None and nested.error is not None:
         # a winmail.dat or .msg that cannot be read at all: one issue at the part (zbateson's
         # m4006.txt sample holds a PNG named winmail.dat)
@@ -163,6 +277,13 @@ def _leaf(em, path: str, parts, issues, repair, depth, media_type: str | None = 
         _nest(nested, where, issues)
     parts.append(Part(path, media_type, disposition, filename, charset, source, text, data,
                       tuple(part_issues), "mime", False, nested, cid))
+
+
+def _field_block(block) -> str:
+    """The text of one header block as the stdlib split it (a body it kept is appended)."""
+    text = "".join(f"{k}: {v}\n" for k, v in block._headers)  # noqa: SLF001
+    body = block._payload  # noqa: SLF001
+    return text + "\n" + body if isinstance(body, str) and body else text
 
 
 def _nest(nested: Message, where: str, issues: list[MessageIssue]) -> None:
