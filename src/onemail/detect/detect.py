@@ -212,9 +212,10 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
         if beat >= 50:
             return 50.0, False  # halved: 50 at most, the bound
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
+    decoded = None
     if beat > 0 and data and not codec.startswith("table:"):
         try:
-            data.decode(codec)
+            decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
         except UnicodeDecodeError as exc:
             # at least one error (not a last character cut short, D15): bound the score before
             # paying for the full decode (a double-byte reading has >= len - high/2 characters)
@@ -225,7 +226,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
             n = max(1.0, len(data) - high / 2)
             if high >= 0 and 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
                 return 22 + 15 + 35 * min(1.0, high / n) + 10, False
-    text, errors = _decode(data, codec)
+    text, errors = decoded or _decode(data, codec)
     if beat > 0 and text:
         n = len(text)
         high = len(data) - len(data.translate(None, _HIGH_BYTES))
@@ -287,9 +288,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
     # exact score: such rows may stop at their bound.
     best = FORCED_BEAT if forced_utf8 else -1.0
-    # the single-byte rows first: their score lets the others skip classification (D16)
-    order_of = sorted(enumerate(CANDIDATES), key=lambda oc: oc[1][0] not in _SB_ROWS)
-    for order, (label, codec) in order_of:
+    for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
             continue
@@ -297,6 +296,13 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             label = sb1 if label == "windows-1252" else sb2
             text = codecs.charmap_decode(sample, "replace", sb_table(label))[0]
             errors = text.count("\ufffd")
+            if forced_utf8 and text:
+                # a single-byte reading has no East Asian character (no frequency, no
+                # exclusivity, no penalty): at most clean + coherence + printability (D16)
+                bound = (max(0.0, 30 - 30 * errors / len(text) - 8) if errors else 30.0) + 15 + 10
+                if bound < best:
+                    rows.append((bound, order, label, False))
+                    continue
             c = classify(text)
             high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
             fit = fit1 if label == sb1 else fit2
@@ -353,6 +359,9 @@ def _check_with_ours(sample: bytes, rows: list) -> list:
 
 
 _SB_ROWS = ("windows-1252", "iso-8859-1")
+#: The candidates with their design order, the single-byte rows first: their score lets the
+#: others skip classification (D16).
+_SB_FIRST = sorted(enumerate(CANDIDATES), key=lambda oc: oc[1][0] not in _SB_ROWS)
 FORCED_BEAT = 66.0
 #: Points the second single-byte page loses per nat of log-likelihood behind the first (D8):
 #: one character a plausible language uses against one it never does is ~10 nats.
