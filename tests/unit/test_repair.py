@@ -206,3 +206,11 @@ def test_piecewise_reading_removes_half_of_the_signatures():
     text = "l\u2019\xc3\xa9t\xc3\xa9 \xe7\xbbx \xe7\xbby \xe7\xbbz \xe7\xbbw \xe7\xbbv"  # 2 of 7
     assert repair(text) == Repair(text, ())
     assert repair("l\u2019\xc3\xa9t\xc3\xa9 \xe7\xbbx").text == "l\u2019\xe9t\xe9 \xe7\xbbx"  # 2 of 3
+
+
+def test_utf8_only_pages_make_no_c1_controls():
+    """D25: a Mac Roman (CP437, windows-125x) UTF-8 reading that makes C1 controls is refused;
+    windows-1252's may, and the C1 control then reads as windows-1252."""
+    assert repair("caf\u221a\xa9 et \xac\xd6 ici") == Repair("caf\u221a\xa9 et \xac\xd6 ici", ())
+    assert repair("Hello \xc3\xa9t\xc3\xa9 \xc2\u2026 ok") == Repair(
+        "Hello \xe9t\xe9 \u2026 ok", (("windows-1252", "utf-8"), ("iso-8859-1", "windows-1252")))

@@ -17,7 +17,8 @@ then pair order. UTF-16 is in neither list: allowing it turned Chinese into
 Hangul. When no whole-text step is accepted, the runs that look like UTF-8 are decoded one by
 one (D13: mojibake mixed with characters the page cannot encode, bytes lost as U+FFFD,
 no-break spaces turned into spaces; runs that explain every non-ASCII character compete
-with the whole-text steps, D20; a partial reading must remove half of the signatures, D24; D18 widens these: an ASCII ``?`` for a lost byte, a
+with the whole-text steps, D20; a partial reading must remove half of the signatures, D24;
+the UTF-8 readings of D9's pages may not make C1 controls, D25; D18 widens these: an ASCII ``?`` for a lost byte, a
 space for a lost 0xA0 inside a three-byte run and on windows-1250/-1257, and one run of three
 or four characters is evidence enough, where two-character runs need two: ftfy real-world
 85.8 % -> 92.5 %, every other row of bench/repair.py unchanged).
@@ -46,7 +47,7 @@ clean text (whose non-ASCII characters almost never form valid UTF-8) untouched.
 Measured (bench/repair.py, visible corpus): at least 95 % exact on every chain type of
 ``synthetic.jsonl`` (UTF-8 read as windows-1252: 99.3 %, twice 97.9 %, three times 100 %;
 CJK chains 95-100 %), none of the 1 520 originals changed, all 31 ftfy negative cases
-unchanged (ftfy itself: 30), 99.2 % of ftfy's real-world cases (ftfy: 100 %, they are
+unchanged (ftfy itself: 30), 100 % of ftfy's real-world cases (ftfy: 100 %, they are
 its own expected outputs).
 
 A UTF-8 reading also accepts CESU-8 (D17): a character beyond U+FFFF written as two encoded
@@ -413,6 +414,8 @@ def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | No
 
 
 _segment_res: dict[str, re.Pattern] = {}
+#: C1 controls (D25).
+_C1 = re.compile("[\x80-\x9f]")
 
 
 def _segment_re(page: str) -> re.Pattern:
@@ -594,6 +597,8 @@ def _round(current, base, group, counts, segments):
                 out = _apply_segments(current, wrong, complete=True)
         if out is None or out == current:
             continue
+        if wrong in UTF8_ONLY and len(_C1.findall(out)) > len(_C1.findall(current)):
+            continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
         score, new_group, new_counts = _score(out)
         if score <= base + MARGIN:
             continue
