@@ -49,16 +49,12 @@ class ScanRow:
                 "error": self.error}
 
 
-def _files(paths: Iterable) -> Iterator[str]:
-    for p in paths:
-        p = os.fspath(p)
-        if os.path.isdir(p):
-            for root, dirs, names in os.walk(p):
-                dirs.sort()
-                for name in sorted(names):
-                    yield os.path.join(root, name)
-        else:
-            yield p
+def _files(paths: Iterable) -> Iterator[tuple[str, str | None]]:
+    # (path, problem): folders that cannot be listed, unreachable links and FIFOs/sockets/devices
+    # in folders are reported, not skipped or opened (onemail._walk)
+    from .._walk import walk
+
+    return walk(paths)
 
 
 def scan_bytes(path: str, data: bytes) -> ScanRow:
@@ -79,13 +75,17 @@ def scan(paths) -> Iterator[ScanRow]:
     """Yield one :class:`ScanRow` per file under ``paths`` (files, and folders walked in order).
 
     :param paths: an iterable of ``str`` / ``os.PathLike`` (a single path is accepted too).
-    :returns: an iterator of rows; unreadable files give a row with ``error`` set. Never raises
-        on file contents.
+    :returns: an iterator of rows; unreadable files, folders that cannot be listed, unreachable
+        symbolic links and non-regular files found in folders give a row with ``error`` set.
+        Never raises on file contents.
     :raises TypeError: ``paths`` is neither a path nor an iterable of paths.
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    for path in _files(paths):
+    for path, problem in _files(paths):
+        if problem is not None:
+            yield ScanRow(path, None, 0, False, False, "", problem)
+            continue
         try:
             with open(path, "rb") as f:
                 data = f.read()
