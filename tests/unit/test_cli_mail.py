@@ -49,7 +49,7 @@ def test_scan_reports_unreadable_and_junk(tmp_path, capsys):
     assert (out["files"], out["messages"], out["parts"]) == (2, 2, 1)
     assert out["failures"] == [{"path": str(tmp_path / "junk.eml"),
                                 "error": "not a message: no header, mbox, Outlook .msg or TNEF signature"}]
-    assert out["unreadable"] == [{"path": str(tmp_path / "missing.eml"), "error": "no such file or folder"}]
+    assert out["unreadable"] == [{"path": str(tmp_path / "missing.eml"), "error": "No such file or directory"}]
 
 
 def test_scan_human_summary(capsys):

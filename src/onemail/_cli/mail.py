@@ -125,20 +125,18 @@ def _print_message(msg, indent: str) -> None:
 
 
 def collect(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Return the files to scan (sorted within each folder) and ``(path, error)`` for bad paths."""
+    """Return the files to scan (sorted within each folder) and ``(path, problem)`` for paths that
+    cannot be read: missing paths, folders that cannot be listed, unreachable symbolic links,
+    FIFOs/sockets/devices found in folders (:mod:`onemail._walk`)."""
+    from .._walk import walk
+
     files: list[str] = []
     bad: list[tuple[str, str]] = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, names in os.walk(path):
-                dirs.sort()
-                for name in sorted(names):
-                    if name.lower().endswith(SCAN_SUFFIXES):
-                        files.append(os.path.join(root, name))
-        elif os.path.exists(path):
+    for path, problem in walk(paths, lambda name: name.lower().endswith(SCAN_SUFFIXES)):
+        if problem is None:
             files.append(path)
         else:
-            bad.append((path, "no such file or folder"))
+            bad.append((path, problem))
     return files, bad
 
 
@@ -163,7 +161,7 @@ def scan_file(path: str) -> dict:
                 if part.charset_source:
                     out["charsets"][f"{part.charset} ({part.charset_source})"] += 1
     except OSError as exc:
-        out["unreadable"] = str(exc)
+        out["unreadable"] = exc.strerror or str(exc)
     return out
 
 
@@ -256,7 +254,8 @@ def run_scan(args) -> int:
 def _print_summary(s: dict) -> None:
     w = sys.stdout.write
     w(f"{'files':<40}{s['files']:>8}\n{'messages':<40}{s['messages']:>8}\n{'parts':<40}{s['parts']:>8}\n")
-    w(f"{'failures':<40}{len(s['failures']) + len(s['unreadable']):>8}\n")
+    # the same two lists as the JSON form: messages not read, paths not read
+    w(f"{'failures':<40}{len(s['failures']):>8}\n{'unreadable':<40}{len(s['unreadable']):>8}\n")
     if s["issues"]:
         w("\nissues by kind\n")
         for kind, n in sorted(s["issues"].items(), key=lambda kv: (-kv[1], kv[0])):
@@ -265,7 +264,8 @@ def _print_summary(s: dict) -> None:
         w("\ncharsets (how chosen)\n")
         for cs, n in sorted(s["charsets"].items(), key=lambda kv: (-kv[1], kv[0])):
             w(f"  {cs:<38}{n:>8}\n")
-    if s["failures"] or s["unreadable"]:
-        w("\nfailures\n")
-        for f in s["unreadable"] + s["failures"]:
-            w(f"  {f['path']}: {f['error']}\n")
+    for title in ("failures", "unreadable"):
+        if s[title]:
+            w(f"\n{title}\n")
+            for f in s[title]:
+                w(f"  {f['path']}: {f['error']}\n")

@@ -13,9 +13,11 @@ Anything else (binary junk, an empty file, a text file) gives a :class:`Message`
 
 from __future__ import annotations
 
+import errno
 import mmap
 import os
 import re
+import stat
 from collections.abc import Iterator
 
 from .model import Message
@@ -54,13 +56,24 @@ def sniff(data: bytes) -> str | None:
     return None
 
 
+def _open(path):
+    """Open ``path`` for reading bytes: a regular file or a FIFO (``<(command)``); a device or
+    socket (``/dev/zero`` never ends) raises ``OSError``."""
+    f = open(path, "rb")  # noqa: SIM115 - returned to a with statement
+    mode = os.fstat(f.fileno()).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        f.close()
+        raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    return f
+
+
 def _load(source) -> bytes:
     if isinstance(source, bytes):
         return source
     if isinstance(source, (bytearray, memoryview)):
         return bytes(source)
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as f:
+        with _open(source) as f:
             return f.read()
     read = getattr(source, "read", None)
     if read is None:
@@ -129,7 +142,7 @@ def read_mbox(source, *, repair: bool = False) -> Iterator[Message]:
     :raises OSError: the path cannot be read. :raises TypeError: wrong ``source`` type.
     """
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as f:
+        with _open(source) as f:
             if os.fstat(f.fileno()).st_size >= MMAP_BYTES:
                 # a large mailbox is split in place; only one message at a time is copied
                 with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
