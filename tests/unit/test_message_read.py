@@ -86,7 +86,21 @@ def test_truncated_message():
 
 def test_truncated_msg_file():
     msg = read(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100)
-    assert msg.format == "msg" and msg.error.startswith("not a readable OLE2 file")
+    assert msg.format == "msg" and msg.error == "not a readable Outlook .msg: 108 bytes, shorter than the 512-byte compound file header"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_junk_with_an_ole2_signature(seed):
+    """olefile takes any sector shift and fails on str(2**huge): the header is checked first."""
+    import random
+
+    junk = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + random.Random(seed).randbytes(20000)
+    msg = read(junk)
+    assert msg.format == "msg" and msg.error.startswith("not a readable Outlook .msg: bad compound file header")
+    # a plausible header over junk sectors: olefile's own short reason
+    plausible = junk[:0x1A] + bytes.fromhex("0300feff09000600") + junk[0x22:]
+    error = read(plausible).error
+    assert error.startswith("not a readable Outlook .msg: ") and len(error) < 120 and "sys." not in error
 
 
 def test_msg_with_a_missing_stream():

@@ -48,20 +48,54 @@ def read_msg(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
     """
     import olefile
 
+    problem = header_problem(data)
+    if problem is not None:
+        return Message("msg", error=f"{NOT_MSG}{problem}")
     try:
         ole = olefile.OleFileIO(io.BytesIO(data))
     except Exception as exc:  # noqa: BLE001 - olefile raises many types on damaged files
-        return Message("msg", error=f"not a readable OLE2 file: {exc}")
+        return Message("msg", error=f"{NOT_MSG}{_reason(exc)}")
     try:
         entries = ole.listdir(streams=True, storages=True)
         if not any(len(e) == 1 and (e[0] == _PROPS or e[0].startswith(_SUBSTG)) for e in entries):
-            return Message("msg", error="OLE2 file without MAPI property streams (not an Outlook message)")
+            return Message("msg", error=f"{NOT_MSG}an OLE2 file without MAPI property streams")
         reader = _Reader(ole, entries)
         return reader.message((), top=True, repair=repair, depth=depth)
     except Exception as exc:  # noqa: BLE001 - damage deep in the FAT/directory: report it
-        return Message("msg", error=f"damaged OLE2 file: {type(exc).__name__}: {exc}")
+        return Message("msg", error=f"{NOT_MSG}damaged compound file: {_reason(exc)}")
     finally:
         ole.close()
+
+
+NOT_MSG = "not a readable Outlook .msg: "
+"""The start of every :attr:`Message.error` of :func:`read_msg`."""
+
+
+def header_problem(data: bytes) -> str | None:
+    """Check the compound file header (MS-CFB 2.2) before olefile reads it; return what is
+    wrong, or ``None``.
+
+    olefile accepts any sector shift and fails later with messages about the consequences
+    (a 2**40000-byte sector cannot even be printed); the fields checked here have one or two
+    legal values: major version 3 or 4, byte order ``FE FF``, sector shift 9 (version 3) or 12
+    (version 4), mini sector shift 6.
+    """
+    if len(data) < 512:
+        return f"{len(data)} bytes, shorter than the 512-byte compound file header"
+    major, order, shift, mini = struct.unpack_from("<HHHH", data, 0x1A)
+    if major not in (3, 4) or order != 0xFFFE:
+        return f"bad compound file header (version {major}, byte order 0x{order:04X})"
+    if shift != (9 if major == 3 else 12) or mini != 6:
+        return f"bad compound file header (version {major}, sector shift {shift}, mini sector shift {mini})"
+    return None
+
+
+def _reason(exc: Exception) -> str:
+    """olefile's message when it is a short sentence, else the exception's type."""
+    text = str(exc)
+    if not text or len(text) > 200 or "sys." in text:
+        return f"damaged compound file ({type(exc).__name__})"
+    return text
 
 
 _NAMEID = "__nameid_version1.0"
