@@ -186,6 +186,15 @@ def _context_cost(page, context) -> float:
 
 
 _non_latin_langs: list[str] = []
+_non_latin_idx: list[int] = []
+
+
+def _non_latin_index() -> list[int]:
+    """:func:`_non_latin` as indices into the share table's order."""
+    if not _non_latin_idx:
+        names = list(_get()[2])
+        _non_latin_idx.extend(names.index(lang) for lang in _non_latin())
+    return _non_latin_idx
 
 
 def _non_latin() -> list[str]:
@@ -222,11 +231,27 @@ def _page_rows() -> list:
             # the earlier pages, each with the set of bytes it reads differently (a 256-bit int)
             _earlier[label] = [(other, sum(1 << b for b in range(256) if tables[i][b] != tables[j][b]))
                                for i, other in enumerate(SINGLE_BYTE[:j])]
-        for label in SINGLE_BYTE:
+        names = list(_get()[2])
+        index = {lang: i for i, lang in enumerate(names)}
+        _lang_names.extend(names)
+        set_no: dict[tuple[str, ...], int] = {}
+        for order, label in enumerate(SINGLE_BYTE):
             models = pages[label][0]
             _packed_langs[label] = (_pack([m[1] for m in models]),
-                                    f"<{len(models)}Q", [(m[0], m[4]) for m in models])
+                                    f"<{len(models)}Q", [(index[m[0]], m[4]) for m in models])
+            langs = langs_of[label]
+            if langs not in set_no:
+                set_no[langs] = len(_lang_sets)
+                _lang_sets.append(tuple(index[lang] for lang in langs))
+            _bound_rows.append((-order, label, set_no[langs]))
     return _rows_cache
+
+
+#: Languages in the order of the model's share table; language sets of the pages as index
+#: tuples; per page ``(-order, label, language set number)``.
+_lang_names: list[str] = []
+_lang_sets: list[tuple[int, ...]] = []
+_bound_rows: list[tuple[int, str, int]] = []
 
 
 #: Fixed-point scale of the packed log-probabilities (see :func:`_pack`): 2**-24 nats per unit,
@@ -358,21 +383,17 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         letters (see :func:`_context_cost`): Greek, Cyrillic, Hebrew... words do not mix with
         ASCII letters, Latin ones do, and case does not change inside a word.
     """
-    pages, _weights, lang_share = _get()
-    pages_langs = _page_langs()
     high = sum(n for _, n in counts) or 1
     counts = sorted(counts, key=lambda bn: -bn[1])
     bs = [b for b, _ in counts]
     ns = [n for _, n in counts]
-    share_term = {lang: high * log_s + ascii_letters * log_not_s
-                  for lang, (log_s, log_not_s) in lang_share.items()}
+    rows = _page_rows()
+    share_term = [high * log_s + ascii_letters * log_not_s for log_s, log_not_s in _get()[2].values()]
     if not ascii_letters:
         # no ASCII letter at all says nothing against a non-Latin alphabet (its measured
         # share is lowered by the English and markup around the visible texts)
-        for lang in _non_latin():
-            share_term[lang] = 0.0
-    bounds = []
-    best_share: dict[int, float] = {}  # pages share language sets: one max per set
+        for i in _non_latin_index():
+            share_term[i] = 0.0
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
@@ -380,8 +401,6 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         adj, before_upper, after_lower = adjacent[:3]
     else:
         adj = before_upper = after_lower = b""
-    floor_bound = high * math.log(FLOOR)
-    rows = _page_rows()
     # every page's sum of its per-byte upper bounds at once (fixed point, see _pack)
     ub_sums = _unpack(sum(map(mul, ns, pick(_packed_ub))), _UB_FMT, len(rows)) if bs else (0,) * len(rows)
     # MIX_NATS per byte read as a non-Latin letter beside an ASCII letter, or against the
@@ -393,29 +412,24 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             mixed_total += sum(map(mul, map(context.count, distinct),
                                    map(_packed_mix[kind].__getitem__, distinct)))
     mixes = _unpack(mixed_total, _UB_FMT, len(rows)) if mixed_total else (0,) * len(rows)
-    for (neg_order, label, has_models, _ub, _nonlatin, _lower, _upper, langs), ub_sum, mixed in zip(
-            rows, ub_sums, mixes, strict=True):
-        mix = MIX_NATS * mixed
-        if has_models:
-            chars_ub = -ub_sum / _SCALE
-            top = best_share.get(id(langs))
-            if top is None:
-                top = best_share[id(langs)] = max(map(share_term.__getitem__, langs))
-            bound = chars_ub + top - mix
-        else:
-            chars_ub = bound = floor_bound - mix
-        bounds.append((bound, neg_order, label, mix, chars_ub))
+    # the best share term of each language set (pages share sets)
+    tops = [max(map(share_term.__getitem__, langs)) if langs else 0.0 for langs in _lang_sets]
+    scale = -1.0 / _SCALE
+    floor_bound = high * math.log(FLOOR)
+    bounds = [((ub_sum * scale + tops[k] if _lang_sets[k] else floor_bound) - MIX_NATS * mixed,
+               neg_order, label, MIX_NATS * mixed, k)
+              for (neg_order, label, k), ub_sum, mixed in zip(_bound_rows, ub_sums, mixes, strict=True)]
     bounds.sort(reverse=True)
     exact: list[tuple[float, int, str, float]] = []
     exact_seen: dict[tuple[str, int], tuple[float, float]] = {}
     runner_up = None
-    for bound, neg_order, label, mix, _chars_ub in bounds:
+    for bound, neg_order, label, mix, set_no in bounds:
         if exact and bound <= exact[0][0]:
             # no page left can beat the best: the next one is the runner-up at its bound
             # (an over-estimate, so the second row's penalty errs small)
             runner_up = (bound, neg_order, label, 0.0)
             break
-        key = ("".join(pick(table(label))), id(pages_langs[label]))
+        key = ("".join(pick(table(label))), set_no)
         done = exact_seen.get(key)
         if done is not None:
             exact.append((done[0], neg_order, label, done[1]))
@@ -426,12 +440,10 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         packed, fmt, langs_h = _packed_langs[label]
         if bs and langs_h:
             sums = _unpack(sum(map(mul, ns, pick(packed))), fmt, len(langs_h))
-            for (lang, neg_h), q in zip(langs_h, sums, strict=True):
-                chars = -q / _SCALE
-                ll = chars + share_term[lang]
-                if ll > best:
-                    best = ll
-                    fit = min(1.0, math.exp(chars / high - neg_h))
+            lls = [q * scale + share_term[lang] for (lang, _), q in zip(langs_h, sums, strict=True)]
+            best = max(lls)
+            j = lls.index(best)  # the first best language, as a strict ">" scan finds it
+            fit = min(1.0, math.exp(sums[j] * scale / high - langs_h[j][1]))
         if best == -math.inf:
             best = bound + mix
         exact_seen[key] = (best - mix, fit)
