@@ -214,3 +214,10 @@ def test_utf8_only_pages_make_no_c1_controls():
     assert repair("caf\u221a\xa9 et \xac\xd6 ici") == Repair("caf\u221a\xa9 et \xac\xd6 ici", ())
     assert repair("Hello \xc3\xa9t\xc3\xa9 \xc2\u2026 ok") == Repair(
         "Hello \xe9t\xe9 \u2026 ok", (("windows-1252", "utf-8"), ("iso-8859-1", "windows-1252")))
+
+
+def test_cjk_reading_with_a_lone_half_width_form_is_refused():
+    """D26: half-width katakana and punctuation come in runs; a Shift_JIS reading that leaves
+    one alone beside a kanji is no repair (property-test counterexamples)."""
+    for text in ("\xc0\xe0\xb3", "\xe1y\xa2"):  # read as "ﾀ犁", "痒｢"
+        assert repair(text) == Repair(text, ()), text

@@ -384,6 +384,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
       letters, at least ``CONSISTENT`` of them common in a single language (``Ó£MuretøúãÆ``
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
     * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK).
+    * A CJK reading leaves no half-width katakana or punctuation without a half-width
+      neighbour (``Àà³`` is not ``ﾀ犁``; D26).
     """
     old_east = old.han + old.kana + old.hangul + old.half_kana + old.wedged
     if wrong in _CJK_PAGES and not old_east:
@@ -398,7 +400,13 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
+    if right in _CJK_PAGES and _LONE_HALF_KANA.search(new_text):
+        return False  # half-width katakana come in runs: "ﾀ犁" is not Japanese (D26)
     return True
+
+
+# A half-width katakana or half-width punctuation (U+FF61..U+FF9F) with no half-width neighbour
+_LONE_HALF_KANA = re.compile("(?<![\uff61-\uff9f])[\uff61-\uff9f](?![\uff61-\uff9f])")
 
 
 def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | None:
