@@ -146,6 +146,25 @@ def test_50_mb_header():
     assert kinds(msg) == [(K.HEADER_TOO_LONG, "header:Subject", 1 << 20, (50 << 20) - (1 << 20))]
 
 
+def test_long_fields_are_cut_before_the_stdlib_parser(monkeypatch):
+    """Folded and repeated over-long fields keep their true lengths in HeaderTooLong; the
+    stdlib parser only sees the first MiB of each (it copied a 50 MB value about ten times)."""
+    import onemail.message.mime as mime
+
+    seen = []
+    parse = mime._PARSER.parsebytes
+    monkeypatch.setattr(mime._PARSER, "parsebytes", lambda data: seen.append(len(data)) or parse(data))
+    mib = 1 << 20
+    data = (b"Subject: x\r\nX-Fold:  " + b"a" * (3 * mib) + b"\r\n " + b"b" * mib
+            + b"\r\nSubject: " + b"c" * (2 * mib) + b"\n\nbody")
+    msg = read(data)
+    assert seen[0] < 2 * mib + 100
+    assert kinds(msg) == [(K.HEADER_TOO_LONG, "header:X-Fold", mib, 3 * mib + 3),
+                          (K.HEADER_TOO_LONG, "header:Subject", mib, mib)]
+    assert msg.header("X-Fold") == "a" * mib and msg.subject == "x"
+    assert [h.value[:1] for h in msg.headers] == ["x", "a", "c"] and msg.parts[0].text == "body"
+
+
 # -- headers -------------------------------------------------------------------------------
 
 

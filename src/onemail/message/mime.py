@@ -23,7 +23,7 @@ from email.parser import BytesParser
 from ..text import IssueKind, TextIssue
 from . import headers as hdr
 from .bodycharset import decode_body
-from .model import Message, MessageIssue, Part
+from .model import Header, Message, MessageIssue, Part
 from .transfer import decode_transfer
 
 __all__ = ["from_bytes", "from_stdlib"]
@@ -40,6 +40,9 @@ MAX_MIME_LEVELS = 50
 structure; a part deeper than this is one opaque leaf with ``NestingLimitExceeded``. A MIME
 message nested in a TNEF or .msg attachment at message depth ``d`` gets ``50 // (d + 1)``
 levels, so that all parses together stay far below Python's recursion limit."""
+
+_FIELD_START = re.compile(rb"\n(?![ \t])")
+_FIELD_NAME = re.compile(rb"([\x21-\x39\x3b-\x7e]+)[ \t]*:")
 
 # The parser recurses on these (message/delivery-status excepted): a Content-Type header line
 # (folds included) or a boundary line.
@@ -63,8 +66,52 @@ def from_bytes(data: bytes, fmt: str = "rfc822", *, repair: bool = False, depth:
     Multipart/message nesting deeper than ``MAX_MIME_LEVELS // (depth + 1)`` levels is cut
     (:func:`limit_nesting`); each cut part is an opaque leaf with ``NestingLimitExceeded``.
     """
+    data, long_values = cut_long_fields(data)
     data, cut = limit_nesting(data, max(1, MAX_MIME_LEVELS // (depth + 1)))
-    return from_stdlib(_PARSER.parsebytes(data), fmt, repair=repair, depth=depth, _cut=cut)
+    return from_stdlib(_PARSER.parsebytes(data), fmt, repair=repair, depth=depth, _cut=cut,
+                       _long=long_values)
+
+
+def cut_long_fields(data: bytes) -> tuple[bytes, list[tuple[str, int]]]:
+    """Cut header fields of the top-level header section whose value is over
+    ``MAX_HEADER_BYTES`` (1 MiB) before the stdlib parser copies them (a 50 MB Subject cost
+    11x its size in memory).
+
+    Each such value keeps its first MiB plus one placeholder byte (so that it is still over
+    the limit, and :func:`~.headers.decode_header` still reports ``HeaderTooLong``).
+
+    :returns: the bytes to parse, and ``(lower-case field name, value length in bytes)`` of each
+        field cut, in order (the value as compat32 gives it: after the colon and leading white
+        space, folds kept, the last line break removed), so that the issue keeps the true length.
+    """
+    ends = [i for i in (data.find(b"\n\n"), data.find(b"\n\r\n")) if i >= 0]
+    end = min(ends) + 1 if ends else len(data)
+    if end <= hdr.MAX_HEADER_BYTES:
+        return data, []
+    pieces, cut, pos = [], [], 0
+    starts = [0] + [m.end() for m in _FIELD_START.finditer(data, 0, end)]
+    for start, stop in zip(starts, starts[1:] + [end], strict=True):
+        if stop - start <= hdr.MAX_HEADER_BYTES:
+            continue
+        name = _FIELD_NAME.match(data, start, start + 1000)
+        if name is None:
+            continue
+        vstart = name.end()
+        while vstart < stop and data[vstart] in b" \t":
+            vstart += 1
+        vend = stop
+        while vend > vstart and data[vend - 1] in b"\r\n":
+            vend -= 1
+        if vend - vstart <= hdr.MAX_HEADER_BYTES:
+            continue
+        keep = vstart + hdr.MAX_HEADER_BYTES
+        pieces += [data[pos:keep], b"-", data[vend:stop]]
+        pos = stop
+        cut.append((name.group(1).decode("ascii").lower(), vend - vstart))
+    if not cut:
+        return data, []
+    pieces.append(data[pos:])
+    return b"".join(pieces), cut
 
 
 def limit_nesting(data: bytes, limit: int) -> tuple[bytes, bool]:
@@ -124,7 +171,7 @@ def limit_nesting(data: bytes, limit: int) -> tuple[bytes, bool]:
 
 
 def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool = False,
-                depth: int = 0, _cut: bool = False) -> Message:
+                depth: int = 0, _cut: bool = False, _long: list | None = None) -> Message:
     """Convert a compat32 :class:`email.message.Message` into a :class:`Message`.
 
     A ``message/*`` at the top (an envelope around one message) is one part holding the
@@ -133,8 +180,12 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
     issues: list[MessageIssue] = []
     headers = []
     fallback = hdr.raw_8bit_fallback(em._headers)  # noqa: SLF001
+    long_values = list(reversed(_long or ()))
     for name, value in em._headers:  # noqa: SLF001 - the raw (name, value) pairs, in order
         h = hdr.decode_header(name, value, fallback)
+        if long_values and long_values[-1][0] == h.name.lower() and any(
+                i.kind is IssueKind.HEADER_TOO_LONG for i in h.issues):
+            h = _true_length(h, long_values.pop()[1])
         headers.append(h)
         for i in h.issues:
             issues.append(MessageIssue.at(f"header:{h.name}", i))
@@ -165,6 +216,13 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
 
         msg = repair_message(msg)
     return msg
+
+
+def _true_length(h: Header, length: int) -> Header:
+    """``h`` with its ``HeaderTooLong`` issue spanning the value's length before the cut."""
+    issues = tuple(TextIssue(i.kind, i.offset, length - i.offset)
+                   if i.kind is IssueKind.HEADER_TOO_LONG else i for i in h.issues)
+    return Header(h.name, h.value, issues)
 
 
 def _get(em, name: str) -> str | None:
