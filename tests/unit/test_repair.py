@@ -221,3 +221,14 @@ def test_cjk_reading_with_a_lone_half_width_form_is_refused():
     one alone beside a kanji is no repair (property-test counterexamples)."""
     for text in ("\xc0\xe0\xb3", "\xe1y\xa2"):  # read as "ﾀ犁", "痒｢"
         assert repair(text) == Repair(text, ()), text
+
+
+def test_repair_possible_sees_the_lossy_runs():
+    """D14, D18: the cheap pre-check of detect never misses a text that repair changes."""
+    from onemail.detect.repair import repair_possible
+
+    for text in ("x \xc3? y \xc3? z", "Ol\xc3\xa1 \xe2\u0161 \xef\xb8\ufffd aten\xc3\xa7\xc3\xa3o",
+                 "\xc5 iaip \xc4\xc6domu, kaip \xc4\xc6sivaizduoji", "Sloven\xc4\ufffdina",
+                 "Hi guys \xed\xa0\xbd\xed\xb8\x8d", "Ti\xdf\u2551\u2510ng Vi\xdf\u2557\xe7t"):
+        assert repair_possible(text), text
+    assert not repair_possible("plain caf\xe9 text")

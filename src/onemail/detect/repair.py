@@ -434,10 +434,10 @@ def _segment_re(page: str) -> re.Pattern:
     two-byte sequences only after ``Ã`` and ``Â``), matches too and becomes one U+FFFD, as ftfy
     does (D18); for windows-1252 and ISO-8859-1 so does ``Ã`` before a space and a lower-case
     letter (``à`` whose no-break space became a space). On the Latin pages a space also stands
-    for a lost no-break space (0xA0) after the page's characters for 0xC2, 0xC5, 0xD0, and
-    inside a three-byte sequence led by 0xE2/0xE3 (second byte) or 0xE0..0xE3 (third byte),
-    where the other continuation byte is neither 0x85 nor 0xA0 (``â €`` is U+2800, ``à¸ `` is
-    ``ภ``; D18).
+    for a lost no-break space (0xA0) after the page's characters for 0xC2, 0xC5, 0xD0, and on
+    windows-1252 and ISO-8859-1 inside a three-byte sequence led by 0xE2/0xE3 (second byte) or
+    0xE0..0xE3 (third byte), where the other continuation byte is neither 0x85 nor 0xA0
+    (``â €`` is U+2800, ``à¸ `` is ``ภ``; D18).
     """
     r = _segment_res.get(page)
     if r is None:
@@ -453,7 +453,7 @@ def _segment_re(page: str) -> re.Pattern:
                 f"{chars(0xC2, 0xDF)}\ufffd", f"{chars(0xE0, 0xEF)}(?:{once}{lost}|{lost}{once})",
                 f"{chars(0xF0, 0xF4)}(?:{once}{lost}{lost}|{lost}{once}{lost}|{lost}{lost}{once})",
                 f"{chars(0xC2, 0xC3)}\\?"]
-        if page in _SPACE_PAGES:
+        if page in ("windows-1252", "iso-8859-1"):
             strict = chars(0x80, 0xBF, skip=(0x85, 0xA0))
             alts.append(f"{chars(0xE2, 0xE3)} {strict}|{chars(0xE0, 0xE3)}{strict} (?=\\S)")
         if page in ("windows-1252", "iso-8859-1"):
@@ -624,7 +624,10 @@ def _round(current, base, group, counts, segments):
 
 # two double-byte characters in a row: lead, trail, lead, trail
 _TWO_PAIRS = re.compile(rb"[\x81-\xfe][\x40-\xfe][\x81-\xfe][\x40-\xfe]")
-_RUN_HINT = re.compile("[^\x00-\x7f]{2}|[\u00c2\u00c3\u00c5\u00d0\u0413] ")
+# (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
+# 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
+_RUN_HINT = re.compile("[^\x00-\x7f]{2}|[\u00c2\u00c3\u00c5\u00d0\u00e2\u00e3\u0100\u0110"
+                       "\u0139\u0160\u0413] |[\u00c2\u00c3]\\?")
 _EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 
 
