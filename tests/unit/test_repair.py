@@ -147,8 +147,11 @@ def test_one_three_byte_run_is_enough():
     assert repair("ok \xe2\x80\x9cquoted\x94 here") == Repair(
         "ok \u201cquoted\u201d here", (("iso-8859-1", "windows-1252"), ("windows-1252", "utf-8")))
     assert repair("la fin\u201a\xc4\xb6") == Repair("la fin\u2026", (("macintosh", "utf-8"),))
-    # a two-character run alone is still not enough (a name)
+    # a two-character run alone is still not enough (a name), nor three letters (Slovak "ášť",
+    # an ISO-8859-2 reading of E1 B9 BB)
     assert repair("Dr\xc3\xa5ber \u2013 ok").steps == ()
+    text = "termoska AKCENT 0,5 l, dvopl\xe1\u0161\u0165ov\xe9 prevedenie"
+    assert repair(text) == Repair(text, ())
 
 
 def test_replacement_character_read_as_windows_1252():

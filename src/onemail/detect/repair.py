@@ -474,8 +474,12 @@ _SPACE_PAGES = ("windows-1252", "iso-8859-1", "windows-1250", "iso-8859-2", "win
 
 def _strong(run: str) -> bool:
     """A run that is evidence on its own (D18): three or four characters (a three- or
-    four-byte sequence), or a two-byte one whose second byte was lost as U+FFFD."""
-    return len(run.rstrip(" ")) >= 3 or run.endswith("\ufffd")
+    four-byte sequence) not all letters (``ášť`` is Slovak read as ISO-8859-2, ``â€œ`` and
+    ``‚Ä¶`` are no words), or a two-byte one whose second byte was lost as U+FFFD."""
+    if run.endswith("\ufffd"):
+        return True
+    chars = run.replace(" ", "")
+    return len(chars) >= 3 and not chars.isalpha()
 
 
 def _enough_runs(text: str, page: str) -> bool:
