@@ -304,3 +304,21 @@ def test_named_properties():
     tnef = onemail.read(MAIL / "mimekit-tnef/UnitTests__TestData__tnef__multi-name-property.tnef")
     named = {p.tag: p.name for p in tnef.properties if p.tag >= 0x8000}
     assert named[0x8016] == "{00062002-0000-0000-c000-000000000046}:0x820D"
+
+
+def test_deeply_nested_parser_test_is_read_whole():
+    """horde-mime deeply_nested.txt: 101 nested multipart/mixed levels, under the level cap."""
+    msg = onemail.read(MAIL / "horde-mime" / "test__Unnamespaced__fixtures__deeply_nested.txt.eml")
+    (part,) = msg.parts
+    assert (msg.error, part.path.count(".") + 1, part.media_type) == (None, 101, "text/plain")
+    assert not any(i.kind is K.NESTING_LIMIT_EXCEEDED for i in msg.issues)
+
+
+def test_encapsulated_messages_beyond_max_depth():
+    """kmime bug519598-encapsulated-message: 21 message/rfc822 levels; every level up to
+    MAX_DEPTH (20) is opened (before, every other level was lost), the last one is reported."""
+    msg = onemail.read(MAIL / "kmime" / "autotests__data__bug519598-encapsulated-message.mbox.eml")
+    levels = 0
+    while msg.parts and msg.parts[0].message is not None:
+        msg, levels = msg.parts[0].message, levels + 1
+    assert levels == 20
