@@ -235,3 +235,14 @@ def test_repair_possible_sees_the_lossy_runs():
                  "Hi guys \xed\xa0\xbd\xed\xb8\x8d", "Ti\xdf\u2551\u2510ng Vi\xdf\u2557\xe7t"):
         assert repair_possible(text), text
     assert not repair_possible("plain caf\xe9 text")
+
+
+def test_three_byte_run_is_a_second_signature():
+    """D27: a windows-1251 reading of E2 80 99 ("вЂ™") weighs two signatures; a letter before
+    two punctuation marks ("ë…”") or three letters do not."""
+    from onemail.detect.repair import signatures
+
+    assert signatures("I\u0432\u0402\u2122m sorry") == 2
+    assert signatures("Bront\xeb\u2026\u201d") == 1
+    assert repair("I\u0432\u0402\u2122m sorry for the offtopic.") == Repair(
+        "I\u2019m sorry for the offtopic.", (("windows-1251", "utf-8"),))

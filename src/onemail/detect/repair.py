@@ -37,7 +37,8 @@ writes for a UTF-8 lead byte (``0xC2..0xF4``) followed by one it writes for a co
 byte (``0x80..0xBF``), as in ``Ã©``, ``â€™``, ``Р°``, ``Ĺ‚``, or windows-1252's for a lead
 byte before U+FFFD (``Ä\ufffd``, D19), or CP437's for a three-byte lead before its box
 drawing for 0xB0..0xBF (``ß║┐``, Vietnamese ``ế``, D22); but not an accented capital
-among ASCII before word-ending punctuation (``AHÅ™,``, ``10 Å—``, D23). Minus 6 per East
+among ASCII before word-ending punctuation (``AHÅ™,``, ``10 Å—``, D23); a three-byte run
+(``вЂ™``) counts twice (D27). Minus 6 per East
 Asian character in a run of one or two, or touching an ASCII letter, in Latin prose
 (``slechts 茅茅n``, 2 per isolated one elsewhere); minus 3 per rare character (U+FFFD is none:
 a reading that turns ``ï¿½`` into U+FFFD is a repair, D19). The design's score alone cannot see
@@ -63,6 +64,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -201,7 +203,34 @@ def signatures(text: str) -> int:
     n = len(_SIGNATURE.findall(text))
     if n and _TEXTLIKE.search(text):
         n -= len(_TEXTLIKE.findall(text))
+    if n:
+        n += sum(not t.isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
+                 for t in _triple_re().findall(text))
     return n
+
+
+def _is_punct(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "P"
+
+
+_TRIPLE: list[re.Pattern] = []
+
+
+def _triple_re() -> re.Pattern:
+    """Compile the pattern of a three-byte UTF-8 sequence read by windows-1252, ISO-8859-1,
+    windows-1251 or windows-1250 (lead 0xE0..0xEF, a continuation character of 0x80..0x9F, one
+    of 0x80..0xBF): one that is not three letters, nor a letter before two punctuation marks
+    (``ë…”`` ends a word), is a second signature (D27: ``вЂ™`` is ``’``)."""
+    if not _TRIPLE:
+        alts = []
+        for name in ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250"):
+            lead = "".join(re.escape(_decode(bytes((b,)), name) or "") for b in range(0xE0, 0xF0))
+            low, cont = ("".join(re.escape(c) for b in range(0x80, hi)
+                                 if (c := _decode(bytes((b,)), name)) and c != "\xa0")
+                         for hi in (0xA0, 0xC0))
+            alts.append(f"[{lead}][{low}][{cont}]")
+        _TRIPLE.append(re.compile("|".join(alts)))
+    return _TRIPLE[0]
 
 
 # An upper-case Latin-1 letter after an ASCII character that is not a lower-case letter (so not
