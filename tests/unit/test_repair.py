@@ -246,3 +246,10 @@ def test_three_byte_run_is_a_second_signature():
     assert signatures("Bront\xeb\u2026\u201d") == 1
     assert repair("I\u0432\u0402\u2122m sorry for the offtopic.") == Repair(
         "I\u2019m sorry for the offtopic.", (("windows-1251", "utf-8"),))
+
+
+def test_a_grave_before_two_spaces_and_a_capital():
+    """D28: "Ã" + two spaces is "à" + a no-break space turned into a space + a space, also
+    before a capital (a place name)."""
+    r = repair("un v\xc3\xa9t\xc3\xa9rinaire \xc3  Ennezat.")
+    assert r == Repair("un v\xe9t\xe9rinaire \xe0 Ennezat.", (("windows-1252", "utf-8"),))

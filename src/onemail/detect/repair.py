@@ -189,7 +189,7 @@ def _signature_re() -> re.Pattern:
     dos = "".join(cls(_decode(bytes((b,)), "ibm437") for b in range(lo, hi))
                   for lo, hi in ((0xE0, 0xF0), (0xB0, 0xC0), (0x80, 0xC0)))
     return re.compile(cls(leads) + cls(conts) + "|[\u00c2\u00c3]\xa0|\u221a" + cls(mac_conts)
-                      + "|(?<![A-Z])\u00c3(?=  ?[a-z])|" + lost + "|" + dos)
+                      + "|(?<![A-Z])\u00c3(?=  ?[a-z]|  \\S)|" + lost + "|" + dos)
 
 
 _SIGNATURE: re.Pattern | None = None
@@ -487,7 +487,7 @@ def _segment_re(page: str) -> re.Pattern:
             strict = chars(0x80, 0xBF, skip=(0x85, 0xA0))
             alts.append(f"{chars(0xE2, 0xE3)} {strict}|{chars(0xE0, 0xE3)}{strict} (?=\\S)")
         if page in ("windows-1252", "iso-8859-1"):
-            alts.append("(?<![A-Z])\u00c3  ?(?=[a-z])")
+            alts.append("(?<![A-Z])\u00c3(?:  ?(?=[a-z])|  (?=\\S))")
         elif page == "windows-1251":
             alts.append("(?<![\u0410-\u042f])\u0413  ?(?=[a-z])")
         if page in _SPACE_PAGES:
