@@ -314,6 +314,28 @@ def test_nested_messages_cut_at_max_depth_are_reported():
     assert kinds(msg) == [(K.NESTING_LIMIT_EXCEEDED, ">".join(["part:1"] * (MAX_DEPTH + 1)), 0, 0)]
 
 
+def test_tnef_in_tnef_chain_stops_at_max_depth():
+    """A winmail.dat attached to a winmail.dat ... (each level a new stream): the reader stopped
+    only at Python's recursion limit and lost the whole message."""
+    from onemail.message import tnef
+    from onemail.message.mime import MAX_DEPTH
+
+    def attribute(level, att_id, value):
+        return struct.pack("<BII", level, att_id, len(value)) + value + struct.pack("<H", sum(value) & 0xFFFF)
+
+    data = b""
+    for n in range(300, -1, -1):
+        data = (struct.pack("<IH", tnef.SIGNATURE, 0) + attribute(tnef.LVL_MESSAGE, 0x00018004, b"level%d\0" % n)
+                + (attribute(tnef.LVL_ATTACHMENT, 0x0006800F, data) if data else b""))
+    msg = read(data)
+    inner, levels = msg, 0
+    while inner.parts and inner.parts[0].message is not None:
+        inner, levels = inner.parts[0].message, levels + 1
+    assert (msg.error, msg.subject, levels, inner.subject) == (None, "level0", MAX_DEPTH, f"level{MAX_DEPTH}")
+    assert [(i.kind, i.where) for i in msg.issues] == [
+        (K.NESTING_LIMIT_EXCEEDED, ">".join(["part:att1"] * (MAX_DEPTH + 1)))]
+
+
 def _deep_multipart(levels: int) -> bytes:
     data = [b"Subject: top\r\n"]
     data += [b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (n, n) for n in range(levels)]

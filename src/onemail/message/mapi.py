@@ -387,11 +387,15 @@ def _attachment(path: str, bag: PropertyBag, extra, ctx: _Context, issues, repai
         from .reader import OLE_SIGNATURE, TNEF_SIGNATURE
 
         if data.startswith(OLE_SIGNATURE) or data.startswith(TNEF_SIGNATURE):
+            from .mime import MAX_DEPTH
             from .reader import _read_bytes
 
-            nested = _read_bytes(data, repair=repair, depth=depth + 1)
-            if nested.error is not None:  # an OLE2 document (a Word file), not a message
-                nested = None
+            if depth >= MAX_DEPTH:  # a .msg in a .msg in ...: each level is a new file
+                part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
+            else:
+                nested = _read_bytes(data, repair=repair, depth=depth + 1)
+                if nested.error is not None:  # an OLE2 document (a Word file), not a message
+                    nested = None
         elif media.startswith("text/"):
             found: list[TextIssue] = []
             text, cs, source = decode_body(data, media, None, found)

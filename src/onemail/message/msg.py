@@ -217,6 +217,9 @@ class _Reader:
             if _EMBEDDED in self.children.get(astorage, []) and (*astorage, _EMBEDDED) in self.children:
                 if depth < 20:
                     nested = self.message((*astorage, _EMBEDDED), top=False, repair=repair, depth=depth + 1)
+                else:
+                    self.issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED,
+                                                    self._where(astorage, _EMBEDDED), 0, 0))
             attachments.append((abag, nested))
         issues, self.issues = self.issues, saved
         return mapi.build_message("msg", bag, recipients, attachments, issues=issues, repair=repair,
