@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import math
 import struct
-from collections import Counter
 from operator import itemgetter, mul
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "good_share", "char_weights"]
@@ -339,7 +338,8 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
         hb = hb[:MAX_HIGH_BYTES]
         data = data[: MAX_HIGH_BYTES * 4]
     letters = len(data) - len(data.translate(None, _LETTERS))
-    return list(Counter(hb).items()), letters, _context(data[:ADJACENT_BYTES])
+    # (bytes.count per distinct byte: twice as fast as a Counter on these lengths)
+    return [(b, hb.count(b)) for b in set(hb)], letters, _context(data[:ADJACENT_BYTES])
 
 
 def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes]:
