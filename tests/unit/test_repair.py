@@ -253,3 +253,14 @@ def test_a_grave_before_two_spaces_and_a_capital():
     before a capital (a place name)."""
     r = repair("un v\xc3\xa9t\xc3\xa9rinaire \xc3  Ennezat.")
     assert r == Repair("un v\xe9t\xe9rinaire \xe0 Ennezat.", (("windows-1252", "utf-8"),))
+
+
+def test_in_word_lead_is_evidence_on_its_own():
+    """D29: one run is enough when its lead cannot stand inside a word: Mac Roman's "≈" after
+    a letter, a windows-1250 capital after a small letter."""
+    assert repair("trebao tako razmi\u2248\xb0ljati.") == Repair(
+        "trebao tako razmi\u0161ljati.", (("macintosh", "utf-8"),))
+    assert repair("ALLA borde verkligen l\u0102\xa4sa den.") == Repair(
+        "ALLA borde verkligen l\xe4sa den.", (("windows-1250", "utf-8"),))
+    # after a capital it may be a word: not on its own
+    assert repair("L\u0102\xb8rdag den 9.").steps == ()

@@ -20,7 +20,8 @@ When no whole-text step is accepted, the runs that look like UTF-8 are decoded o
 spaces turned into spaces). D18 widens these runs: an ASCII ``?`` for a lost byte, a space for
 a lost 0xA0 inside a three-byte run and after windows-1250/-1257 lead letters; one run of three
 or four characters (not all letters) is evidence enough, where two-character runs need a
-second. Runs that explain every non-ASCII character compete with the whole-text steps (D20); a
+second, and so is one whose lead stands inside no word (``razmi≈°ljati``, ``lĂ¤sa``, D29).
+Runs that explain every non-ASCII character compete with the whole-text steps (D20); a
 partial reading must remove at least half of the signatures (D24); the UTF-8 readings of D9's
 pages may not make C1 controls (D25).
 
@@ -86,6 +87,12 @@ _MIN_RUNS = {"windows-1251": 1, "windows-1250": 2, "iso-8859-2": 2, "windows-125
 # Mac Roman's "√" (0xC3, the lead of à..ÿ) is never followed by a letter in real text: one
 # such run is enough.
 _MAC_ROOT = "\u221a"
+#: Leads that stand inside no word (D29): Mac Roman's "≈" and "ƒ" (0xC5, 0xC4: the leads of
+#: Latin Extended-A, "razmi≈°ljati") after a letter; on windows-1250, ISO-8859-2 and
+#: windows-1257 the capitals among the two-byte leads 0xC2..0xDF after a lower-case letter
+#: ("lĂ¤sa", "razmiĹˇljati": no word has a capital after a small letter).
+_IN_WORD_LEADS = {"macintosh": "\u2248\u0192", "windows-1250": "", "iso-8859-2": "",
+                  "windows-1257": ""}
 _CYRILLIC_LOWER = re.compile("[\u0430-\u045f]")
 PAIRS: tuple[tuple[str, str], ...] = tuple(
     (w, r) for w in WRONG for r in RIGHT if w != r and (w not in UTF8_ONLY or r == "utf-8"))
@@ -189,6 +196,7 @@ def _signature_re() -> re.Pattern:
     dos = "".join(cls(_decode(bytes((b,)), "ibm437") for b in range(lo, hi))
                   for lo, hi in ((0xE0, 0xF0), (0xB0, 0xC0), (0x80, 0xC0)))
     return re.compile(cls(leads) + cls(conts) + "|[\u00c2\u00c3]\xa0|\u221a" + cls(mac_conts)
+                      + "|(?<=[^\\W\\d_])[\u2248\u0192]" + cls(mac_conts)
                       + "|(?<![A-Z])\u00c3(?=  ?[a-z]|  \\S)|" + lost + "|" + dos)
 
 
@@ -512,13 +520,29 @@ def _strong(run: str) -> bool:
     return len(chars) >= 3 and not chars.isalpha()
 
 
+def _in_word(m: re.Match, page: str) -> bool:
+    """True when run ``m`` starts with one of ``page``'s in-word leads right after a letter
+    (D29): evidence on its own."""
+    leads = _IN_WORD_LEADS.get(page)
+    if leads is None or not m.start():
+        return False
+    if not leads:
+        leads = _IN_WORD_LEADS[page] = "".join(
+            c for b in range(0xC2, 0xE0) if (c := _decode(bytes((b,)), page)).isupper())
+    if m.group()[0] not in leads:
+        return False
+    before = m.string[m.start() - 1]
+    return before.isalpha() and (page == "macintosh" or before.islower())
+
+
 def _enough_runs(text: str, page: str) -> bool:
+    matches = list(_segment_re(page).finditer(text))
     if page == "windows-1251":
-        runs = [m.group() for m in _segment_re(page).finditer(text)
-                if not _CYRILLIC_LOWER.match(text, m.end())]
-    else:
-        runs = _segment_re(page).findall(text)
+        matches = [m for m in matches if not _CYRILLIC_LOWER.match(text, m.end())]
+    runs = [m.group() for m in matches]
     if page == "macintosh" and any(r.startswith(_MAC_ROOT) for r in runs):
+        return True
+    if page in _IN_WORD_LEADS and any(_in_word(m, page) for m in matches):
         return True
     return len(runs) + sum(map(_strong, runs)) >= _MIN_RUNS[page]
 
@@ -569,7 +593,7 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
             return m.group()
         changed += 1
         piece = m.group()
-        strong += piece[-1] == " " or _strong(piece)
+        strong += piece[-1] == " " or _strong(piece) or _in_word(m, page)
         covered += len(_NON_ASCII.findall(piece))
         return out
 
