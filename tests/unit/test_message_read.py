@@ -165,6 +165,24 @@ def test_long_fields_are_cut_before_the_stdlib_parser(monkeypatch):
     assert [h.value[:1] for h in msg.headers] == ["x", "a", "c"] and msg.parts[0].text == "body"
 
 
+def test_long_part_field_is_cut_and_reported(monkeypatch):
+    """An over-long field in a part's header block; a body line over 1 MiB stays whole."""
+    import onemail.message.mime as mime
+
+    seen = []
+    parse = mime._PARSER.parsebytes
+    monkeypatch.setattr(mime._PARSER, "parsebytes", lambda data: seen.append(len(data)) or parse(data))
+    mib = 1 << 20
+    body = b"X-Looks: like a field " + b"b" * (2 * mib)
+    data = (b"Subject: s\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+            b"Content-Type: text/plain\r\nX-Long: " + b"a" * (3 * mib) + b"\r\n\r\nhi\r\n--b\r\n"
+            b"Content-Type: text/plain\r\n\r\n" + body + b"\r\n--b--\r\n")
+    msg = read(data)
+    assert seen[0] < len(data) - 2 * mib + 100
+    assert [p.text for p in msg.parts] == ["hi", body.decode()]
+    assert kinds(msg) == [(K.HEADER_TOO_LONG, "part:1/header:X-Long", mib, 2 * mib)]
+
+
 # -- headers -------------------------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ import email.message
 import re
 from email import policy
 from email.parser import BytesParser
+from itertools import pairwise
 
 from ..text import IssueKind, TextIssue
 from . import headers as hdr
@@ -68,52 +69,82 @@ def from_bytes(data: bytes, fmt: str = "rfc822", *, repair: bool = False, depth:
     Multipart/message nesting deeper than ``MAX_MIME_LEVELS >> depth`` levels is cut
     (:func:`limit_nesting`); each cut part is an opaque leaf with ``NestingLimitExceeded``.
     """
-    data, long_values = cut_long_fields(data)
-    data, cut = limit_nesting(data, max(1, MAX_MIME_LEVELS >> depth))
-    return from_stdlib(_PARSER.parsebytes(data), fmt, repair=repair, depth=depth, _cut=cut,
-                       _long=long_values)
+    data, cut = limit_nesting(cut_long_fields(data), max(1, MAX_MIME_LEVELS >> depth))
+    return from_stdlib(_PARSER.parsebytes(data), fmt, repair=repair, depth=depth, _cut=cut)
 
 
-def cut_long_fields(data: bytes) -> tuple[bytes, list[tuple[str, int]]]:
-    """Cut header fields of the top-level header section whose value is over
-    ``MAX_HEADER_BYTES`` (1 MiB) before the stdlib parser copies them (a 50 MB Subject cost
-    11x its size in memory).
+def cut_long_fields(data: bytes) -> bytes:
+    """Cut header fields whose value is over ``MAX_HEADER_BYTES`` (1 MiB) before the stdlib
+    parser copies them (a 50 MB Subject cost 11x its size in memory).
 
-    Each such value keeps its first MiB plus one placeholder byte (so that it is still over
-    the limit, and :func:`~.headers.decode_header` still reports ``HeaderTooLong``).
-
-    :returns: the bytes to parse, and ``(lower-case field name, value length in bytes)`` of each
-        field cut, in order (the value as compat32 gives it: after the colon and leading white
-        space, folds kept, the last line break removed), so that the issue keeps the true length.
+    Fields looked at: every field of the top-level header section, and any field of a part's
+    header block (after a boundary line) that holds a line over 1 MiB. Such a value keeps its first
+    MiB, then a NUL and its length in bytes (the value as compat32 gives it: after the colon and
+    leading white space, folds kept, the last line break removed) in ASCII digits: that tail is
+    beyond the decoded MiB and gives ``HeaderTooLong`` its true length (:func:`_true_length`).
+    A body line over 1 MiB (a base64 body without line breaks) is not touched.
     """
+    limit = hdr.MAX_HEADER_BYTES
+    n = len(data)
+    if n <= limit:
+        return data
     ends = [i for i in (data.find(b"\n\n"), data.find(b"\n\r\n")) if i >= 0]
-    end = min(ends) + 1 if ends else len(data)
-    if end <= hdr.MAX_HEADER_BYTES:
-        return data, []
-    pieces, cut, pos = [], [], 0
-    starts = [0] + [m.end() for m in _FIELD_START.finditer(data, 0, end)]
-    for start, stop in zip(starts, starts[1:] + [end], strict=True):
-        if stop - start <= hdr.MAX_HEADER_BYTES:
+    head_end = min(ends) + 1 if ends else n
+    starts: set[int] = set()
+    if head_end > limit:  # the top-level section: each field by its start
+        bounds = [0] + [m.end() for m in _FIELD_START.finditer(data, 0, head_end)] + [head_end]
+        starts.update(a for a, b in pairwise(bounds) if b - a > limit)
+    # a line over the limit holds a whole window of limit // 2 bytes without a line feed
+    half, pos = limit // 2, head_end
+    while pos + half <= n:
+        if data.find(b"\n", pos, pos + half) >= 0:
+            pos += half
             continue
+        field = _field_of_long_line(data, data.rfind(b"\n", 0, pos) + 1)
+        if field is not None:
+            starts.add(field)
+        end = data.find(b"\n", pos)
+        pos = n if end < 0 else end + 1
+    pieces, pos = [], 0
+    for start in sorted(starts):
         name = _FIELD_NAME.match(data, start, start + 1000)
-        if name is None:
+        if name is None or start < pos:
             continue
+        stop = data.find(b"\n", name.end())
+        while 0 <= stop < n - 1 and data[stop + 1] in b" \t":  # folds
+            stop = data.find(b"\n", stop + 1)
+        stop = n if stop < 0 else stop + 1
         vstart = name.end()
         while vstart < stop and data[vstart] in b" \t":
             vstart += 1
         vend = stop
         while vend > vstart and data[vend - 1] in b"\r\n":
             vend -= 1
-        if vend - vstart <= hdr.MAX_HEADER_BYTES:
-            continue
-        keep = vstart + hdr.MAX_HEADER_BYTES
-        pieces += [data[pos:keep], b"-", data[vend:stop]]
-        pos = stop
-        cut.append((name.group(1).decode("ascii").lower(), vend - vstart))
-    if not cut:
-        return data, []
+        if vend - vstart > limit:
+            pieces += [data[pos:vstart + limit], b"\0%d" % (vend - vstart)]
+            pos = vend
+    if not pieces:
+        return data
     pieces.append(data[pos:])
-    return b"".join(pieces), cut
+    return b"".join(pieces)
+
+
+def _field_of_long_line(data: bytes, line: int) -> int | None:
+    """The start of the header field holding the line at ``line``, when that line is in a part's
+    header block (the lines before it, back to a boundary line, are fields or folds), else None."""
+    start = line
+    for _ in range(10_000):
+        if start == 0:
+            return None  # the top-level section is handled whole
+        prev = data.rfind(b"\n", 0, start - 1) + 1
+        if start - prev <= 2 and data[prev:start] in (b"\n", b"\r\n"):
+            return None  # a blank line: this is a body
+        if data.startswith(b"--", prev):
+            return line if _FIELD_NAME.match(data, line, line + 1000) else None
+        if data[line] in b" \t":
+            line = prev  # a fold: the field starts higher up
+        start = prev
+    return None
 
 
 def limit_nesting(data: bytes, limit: int) -> tuple[bytes, bool]:
@@ -173,7 +204,7 @@ def limit_nesting(data: bytes, limit: int) -> tuple[bytes, bool]:
 
 
 def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool = False,
-                depth: int = 0, _cut: bool = False, _long: list | None = None) -> Message:
+                depth: int = 0, _cut: bool = False) -> Message:
     """Convert a compat32 :class:`email.message.Message` into a :class:`Message`.
 
     A ``message/*`` at the top (an envelope around one message) is one part holding the
@@ -182,12 +213,12 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
     issues: list[MessageIssue] = []
     headers = []
     fallback = hdr.raw_8bit_fallback(em._headers)  # noqa: SLF001
-    long_values = list(reversed(_long or ()))
     for name, value in em._headers:  # noqa: SLF001 - the raw (name, value) pairs, in order
         h = hdr.decode_header(name, value, fallback)
-        if long_values and long_values[-1][0] == h.name.lower() and any(
-                i.kind is IssueKind.HEADER_TOO_LONG for i in h.issues):
-            h = _true_length(h, long_values.pop()[1])
+        if len(value) > hdr.MAX_HEADER_BYTES:
+            h = Header(h.name, h.value, tuple(
+                TextIssue(i.kind, i.offset, _true_length(value) - i.offset)
+                if i.kind is IssueKind.HEADER_TOO_LONG else i for i in h.issues))
         headers.append(h)
         for i in h.issues:
             issues.append(MessageIssue.at(f"header:{h.name}", i))
@@ -210,7 +241,7 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
         _defects(em, "mime", issues)
         _children(em, "", parts, issues, repair, depth, _cut)
     else:
-        _leaf(em, "1", parts, issues, repair, depth, _cut)
+        _leaf(em, "1", parts, issues, repair, depth, _cut, root=True)
     msg = Message(fmt, tuple(headers), subject, from_ or (), to or (), cc or (), date, tuple(parts),
                   (), tuple(issues))
     if repair:
@@ -220,11 +251,12 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
     return msg
 
 
-def _true_length(h: Header, length: int) -> Header:
-    """``h`` with its ``HeaderTooLong`` issue spanning the value's length before the cut."""
-    issues = tuple(TextIssue(i.kind, i.offset, length - i.offset)
-                   if i.kind is IssueKind.HEADER_TOO_LONG else i for i in h.issues)
-    return Header(h.name, h.value, issues)
+def _true_length(value: str) -> int:
+    """The length in bytes of a raw value before :func:`cut_long_fields` cut it."""
+    limit = hdr.MAX_HEADER_BYTES
+    if len(value) > limit + 1 and value[limit] == "\0" and value[limit + 1:].isdigit():
+        return int(value[limit + 1:])
+    return len(value.encode("ascii", "surrogateescape"))
 
 
 def _get(em, name: str) -> str | None:
@@ -254,10 +286,15 @@ def _children(em, prefix: str, parts, issues, repair, depth, cut) -> None:
             _leaf(child, path, parts, issues, repair, depth, cut)
 
 
-def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: str | None = None) -> None:
+def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: str | None = None,
+          root: bool = False) -> None:
     where = f"part:{path}"
     _defects(em, f"mime:{path}", issues)
     media_type = media_type or em.get_content_type()
+    for name, value in () if root else em._headers:  # noqa: SLF001 - a part's fields are not
+        if len(value) > hdr.MAX_HEADER_BYTES:  # decoded, but an over-long one is reported
+            issues.append(MessageIssue(IssueKind.HEADER_TOO_LONG, f"{where}/header:{name}",
+                                       hdr.MAX_HEADER_BYTES, _true_length(value) - hdr.MAX_HEADER_BYTES))
     too_deep = cut and media_type.split("/", 1)[0] in _UNCUT
     if too_deep:  # a level limit_nesting cut: the media type as written, the body opaque
         media_type = _UNCUT[media_type.split("/", 1)[0]] + "/" + media_type.split("/", 1)[1]

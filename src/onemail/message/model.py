@@ -14,6 +14,8 @@ Where an issue came from (:attr:`MessageIssue.where`):
   second child of the first child); the root of a single-part message is ``1``.
 * ``part:<path>/<parameter>`` -- a parameter (``filename``, ``name``) of that part's
   Content-Type / Content-Disposition; ``offset`` is the caller-given parameter offset.
+* ``part:<path>/header:<Name>`` -- a part's header field over 1 MiB (``HeaderTooLong``; a part's
+  other fields are not decoded); ``offset`` into the raw value.
 * ``mime`` / ``mime:<path>`` -- MIME structure damage the stdlib parser reported (no position).
 * ``msg:<stream or property>`` / ``tnef:<attribute>`` -- Outlook container damage; ``offset``
   into the stream or the TNEF file.
