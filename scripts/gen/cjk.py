@@ -259,7 +259,45 @@ def _suspects_body() -> str:
                          f"{ascii(dict(sorted(suspects.items())))}),")
         lines.append("    ),")
     lines.append("}")
+    lines += ["", *_byte_scan_lines(refs, tables)]
     return "\n".join(lines) + "\n"
+
+
+# Single-stage encodings whose fast path looks for the disagreeing units in the input bytes
+# (``_cjk.py``, step 3a) instead of looking for their characters in the text.
+BYTE_SCAN = ("big5", "euc-jp")
+
+
+def byte_scan(encoding: str, refs: dict, tables: dict) -> tuple[bytes, dict]:
+    """Return ``(unit lengths, disagreeing units)`` of ``encoding``'s (one-stage) C codec.
+
+    * unit lengths: ``bytes`` of 256; entry ``b`` is the length of every C unit whose first byte
+      is ``b`` (0 when none starts with it); asserted to depend on the first byte only.
+    * disagreeing units ``{unit: (C text, standard text or None)}`` (``None``: an error).
+    """
+    ((c_codec, _, _, r),) = fast_stages(encoding, refs, tables)
+    lengths: dict[int, set[int]] = {}
+    for u, _ in c_units(c_codec):
+        lengths.setdefault(u[0], set()).add(len(u))
+    assert all(len(v) == 1 for v in lengths.values()), encoding
+    table = bytes(next(iter(lengths[b])) if b in lengths else 0 for b in range(256))
+    return table, {u: (c_text, r_text) for u, c_text, r_text in r["disagree"]}
+
+
+def _byte_scan_lines(refs: dict, tables: dict) -> list[str]:
+    lines = [
+        "# WHATWG encoding -> (C unit length by first byte, {disagreeing unit: (C text, standard",
+        "# text or None)}); see scripts/gen/cjk.py byte_scan() and step 3a of _codecs/_cjk.py",
+        "BYTE_SCAN = {",
+    ]
+    for enc in BYTE_SCAN:
+        table, units = byte_scan(enc, refs, tables)
+        lines.append(f"    {enc!r}: (")
+        lines.append(f"        {table!r},")
+        lines.append(f"        {ascii(dict(sorted(units.items())))},")
+        lines.append("    ),")
+    lines.append("}")
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------

@@ -157,3 +157,12 @@ def test_c_encoders_work_character_by_character(c_codec):
     for _ in range(200):
         run = [rng.choice(chars) for _ in range(50)]
         assert "".join(run).encode(c_codec) == b"".join(c.encode(c_codec) for c in run)
+
+
+@pytest.mark.parametrize("encoding", ["big5", "euc-jp"])
+def test_generated_byte_scan_table_is_this_cpythons(gen, encoding):
+    """Step 3a's unit lengths, disagreeing units and suspect groups (``BYTE_SCAN``)."""
+    from onemail.text._tables.cjk_suspects import BYTE_SCAN
+
+    tables = {n: gen.table(n) for n in gen.TABLE_LENGTHS}
+    assert BYTE_SCAN[encoding] == gen.byte_scan(encoding, gen.reference_codecs(), tables)

@@ -32,12 +32,37 @@ Why the fast path is exact.
    standard's decoder is clean at every unit boundary and its output is the C output, with no
    error. A disagreeing unit leaves two traces: its first character in the output and its bytes
    in the input; the fast path (one strict C decode, then one ``str.find`` per disagreeing
-   character, a byte search only when a character is present) accepts when a trace is missing.
+   character, a byte search only when a character is present) accepts when a trace is missing
+   (or looks for the units in the input first: 3a).
    A family may list several C codecs (*stages*, tried in order; gb18030 first tries CPython's
    ``gbk``, which disagrees on no unit at all); the last one also serves step 4.
    Some disagreeing units are *fix-ups* instead: the C codec outputs one character ``c`` for the
    unit, only for that unit, the standard never outputs ``c`` and decodes the unit without error
    to ``t``; then replacing every ``c`` by ``t`` makes the C output the standard's.
+3a. Units looked for in the input (the families of ``BYTE_SCAN`` in ``_tables/cjk_suspects.py``,
+   with one stage: searching the text for a character whose low byte is a common ASCII byte
+   is slow, while a literal-prefix regex over the bytes is fast). The generator also records
+   the length of the C codec's units as a function of their first byte (asserted) and every
+   disagreeing unit with its C text and standard text. If a strict C decode of ``data``
+   succeeds, every unit was accepted, so a position ``p`` is a *unit start* exactly when
+   walking forward from just after the last boundary byte before ``p`` (a unit start, step
+   4; or from 0) by those lengths lands on ``p`` (``_unit_start``; "unknown" when no boundary
+   byte is within ``_ALIGN_LOOKBACK`` bytes or a byte starts no unit, and then step 3 is used).
+   A disagreeing unit was decoded at ``p`` if and only if its bytes occur at ``p`` and ``p``
+   is a unit start; an occurrence inside other units is a false match and is skipped.
+   ``_find_units`` looks for the disagreeing units whose first byte is in the family's
+   ``scan_leads`` (and every non-fix-up unit) with one literal-prefix regex per first byte,
+   restarted one byte after each match (so overlapping occurrences are seen), *before* any C
+   decode. Nothing found: the strict C decode of ``data`` is the standard's text, except for
+   the remaining fix-up units, whose characters are then looked for and replaced as in step
+   3. Units found at ``p1 < p2 < ...``: the bytes between them are decoded by the strict C
+   codec and each found unit is replaced by its standard text (by 1 and 2, the standard's
+   output is the concatenation, every other unit agreeing). The argument above assumed
+   that the whole ``data`` decodes strictly; that is checked after the fact: each piece
+   between found units decodes strictly, and the pieces and the found units are whole units,
+   so ``data`` is a concatenation of units, which the C codec parses as exactly those (1).
+   A piece that fails, or a found unit whose standard decoding has an error, sends ``data``
+   to step 4 (it holds damage or a unit of that kind, so nothing is lost).
 4. Damage. When the C codec meets a unit it rejects, it calls our error handler with
    ``UnicodeDecodeError.start`` at that unit's first byte (the codec has not advanced past it),
    where, by 3, the standard's decoder is clean. The handler runs the reference from ``start``
@@ -103,6 +128,8 @@ NO_ENTRY = "\ufffe"
 
 # How far back to look for a boundary byte before falling back to the previous line feed.
 _BOUNDARY_LOOKBACK = 256
+# How far back step 3a looks for a boundary byte before it gives up (falls back to step 3/4).
+_ALIGN_LOOKBACK = 4096
 
 
 def _accept(data, text, fixups, suspects):
@@ -136,7 +163,7 @@ class CjkCodec(Codec):
     :meth:`_ref` and :meth:`_encode_code_point`; :attr:`boundary` may be narrowed.
     """
 
-    __slots__ = ("_t", "_fast", "_checks", "_incremental", "_enc", "_rev", "_encode_fast")
+    __slots__ = ("_t", "_fast", "_checks", "_scans", "_incremental", "_enc", "_rev", "_encode_fast")
 
     #: key of ``_tables.cjk_suspects.FAST``
     fast_key = ""
@@ -144,6 +171,9 @@ class CjkCodec(Codec):
     #: digit), so after one of them both the standard's decoder and the C codec are at a unit
     #: boundary (module docstring, step 4)
     boundary = rb"[\x00-\x80\xff]"
+    #: step 3a: first bytes of the disagreeing units looked for in the input (a unit of another
+    #: first byte must be a fix-up, whose character is looked for in the text)
+    scan_leads = b""
 
     def __init__(self, key: str, tables: tuple | None = None) -> None:
         super().__init__(key)
@@ -168,7 +198,7 @@ class CjkCodec(Codec):
         """Load ``(strict stages, last codec, fix-ups, suspects, boundary search, table)``."""
         f = self._fast
         if f is None:
-            from .._tables.cjk_suspects import FAST
+            from .._tables.cjk_suspects import BYTE_SCAN, FAST
 
             stages = tuple(
                 (codecs.getdecoder(name), tuple(fixups.items()), tuple(suspects.items()))
@@ -178,31 +208,151 @@ class CjkCodec(Codec):
             self._checks = tuple(tuple(f) + tuple(s) for _, f, s in FAST[self.fast_key])
             rx = re.compile(self.boundary)
             table = bytes(rx.match(bytes((b,))) is not None for b in range(256))
+            scan = BYTE_SCAN.get(self.fast_key)
+            if scan is not None:  # step 3a, for the last (here: only) stage
+                lengths, units = scan
+                fixups = dict(FAST[self.fast_key][-1][1])
+                by_lead: dict[bytes, list[bytes]] = {}
+                in_text = []  # fix-up units of other leads: their character is looked for
+                for u, (c, _) in units.items():
+                    if u[0] in self.scan_leads or c not in fixups:
+                        by_lead.setdefault(u[:1], []).append(u[1:])
+                    else:
+                        in_text.append((c, fixups[c]))
+                searches = tuple(
+                    re.compile(re.escape(lead) + b"(?:" + b"|".join(map(re.escape, rests)) + b")").search
+                    for lead, rests in sorted(by_lead.items())
+                )
+                scan = (lengths, units, searches, tuple(in_text))
+            self._scans = (None,) * (len(stages) - 1) + (scan,)
             f = self._fast = (stages, *stages[-1], rx.search, table)
         return f
+
+    def _check(self, k, data, text):
+        """Return the standard's text given stage ``k``'s strict C ``text`` of ``data``, or ``None``.
+
+        Module docstring, step 3 (characters looked for in ``text``) or 3a (units looked for in
+        ``data``, for the families of ``_tables.cjk_suspects.BYTE_SCAN``).
+        """
+        scan = self._scans[k]
+        if scan is not None:
+            found = self._find_units(data, scan)
+            if found is not None:
+                return self._assemble(k, data, found, scan, text)
+        fixups, suspects = self._fast[0][k][1:]
+        find = text.find
+        for c in self._checks[k]:  # usually none occurs: one C scan each
+            if find(c) >= 0:
+                break
+        else:
+            return text
+        return _accept(data, text, fixups, suspects)
+
+    def _unit_start(self, data, p, lengths) -> bool | None:
+        """Whether a strict C decode of ``data`` starts a unit at byte ``p`` (``None``: unknown).
+
+        Module docstring, step 3a: back to just after the last boundary byte (a unit start),
+        then forward by unit lengths, which depend on the first byte only.
+        """
+        is_boundary = self._fast[5]
+        q = p
+        stop = max(0, p - _ALIGN_LOOKBACK)
+        while q > stop and not is_boundary[data[q - 1]]:
+            q -= 1
+        if q and not is_boundary[data[q - 1]]:
+            return None  # no boundary byte near enough
+        while q < p:
+            n = lengths[data[q]]
+            if not n:
+                return None  # not a unit's first byte: ``data`` is not strictly decodable
+            q += n
+        return q == p
+
+    def _find_units(self, data, scan):
+        """Step 3a: ``[(position, unit)]`` of the disagreeing units at unit starts, or ``None``.
+
+        Valid only if a strict C decode of ``data`` succeeds; ``None`` when a position could
+        not be settled.
+        """
+        lengths, _, searches, _ = scan
+        found = []
+        for search in searches:
+            m = search(data)
+            while m is not None:
+                p = m.start()
+                start = self._unit_start(data, p, lengths)
+                if start is None:
+                    return None
+                if start:
+                    found.append((p, m.group()))
+                m = search(data, p + 1)  # occurrences may overlap
+        return found
+
+    def _assemble(self, k, data, found, scan, text=None):
+        """Step 3a: the standard's text of ``data`` given its units ``found``, or ``None``.
+
+        Each found unit is replaced by its standard text, the bytes between them are decoded by
+        stage ``k``'s strict C codec (``text``, the whole strict decode, when nothing was found);
+        then the fix-up characters looked for in the text are replaced. ``None`` when a strict
+        decode fails or a unit's standard decoding has an error.
+        """
+        _, units, _, in_text = scan
+        if found:
+            cdecode = self._fast[0][k][0]
+            found.sort()
+            out = []
+            pos = 0
+            try:
+                for p, u in found:
+                    r = units[u][1]
+                    if r is None:
+                        return None
+                    if pos < p:
+                        out.append(cdecode(data[pos:p])[0])
+                    out.append(r)
+                    pos = p + len(u)
+                if pos < len(data):
+                    out.append(cdecode(data[pos:])[0])
+            except UnicodeDecodeError:
+                return None
+            text = "".join(out)
+        elif text is None:
+            try:
+                text = self._fast[0][k][0](data)[0]
+            except UnicodeDecodeError:
+                return None
+        find = text.find
+        for c, r in in_text:
+            if find(c) >= 0:
+                text = text.replace(c, r)
+        return text
 
     def _strict(self, data):
         """Return ``(standard's text or None, last stage's strict C text or None)``.
 
         The text is that of the first stage whose strict C decode succeeds and is accepted
-        (module docstring, step 3). The second item, when the last stage decoded without error
-        but may hold a suspect unit, lets :meth:`_slow` skip its handler pass.
+        (module docstring, step 3; step 3a looks for units in ``data`` before decoding). The
+        second item, when the last stage decoded without error but may hold a suspect unit,
+        lets :meth:`_slow` skip its handler pass.
         """
         stages = (self._fast or self._fast_path())[0]
         text = None
-        for k, (cdecode, fixups, suspects) in enumerate(stages):
+        for k, (cdecode, _, _) in enumerate(stages):
+            scan = self._scans[k]
+            if scan is not None:
+                found = self._find_units(data, scan)
+                if found is not None:
+                    accepted = self._assemble(k, data, found, scan)
+                    if accepted is not None:
+                        return accepted, None
+                    text = None  # a strict decode failed, or a unit decodes with an error
+                    continue
             try:
                 text = cdecode(data)[0]
             except UnicodeDecodeError:
                 text = None
                 continue
-            find = text.find
-            for c in self._checks[k]:  # usually none occurs: one C scan each
-                if find(c) >= 0:
-                    break
-            else:
-                return text, None
-            accepted = _accept(data, text, fixups, suspects)
+            accepted = self._check(k, data, text)
             if accepted is not None:
                 return accepted, None
         return None, text
@@ -289,14 +439,14 @@ class CjkCodec(Codec):
             # decoder decodes the complete units and holds back the unfinished tail (a clean
             # boundary for both parses, step 5), without the handler pass.
             stages = (self._fast or self._fast_path())[0]
-            for k, (_, fixups, suspects) in enumerate(stages):
+            for k in range(len(stages)):
                 dec = self._incremental[k]()
                 try:
                     text = dec.decode(data, False)
                 except UnicodeDecodeError:
                     continue
                 cut = len(data) - len(dec.getstate()[0])
-                text = _accept(data[:cut] if cut < len(data) else data, text, fixups, suspects)
+                text = self._check(k, data[:cut] if cut < len(data) else data, text)
                 if text is not None:
                     return text, cut, None
             suspect = None

@@ -32,6 +32,7 @@ class Big5Codec(CjkCodec):
     __slots__ = ()
     invalid_kind = IssueKind.INVALID_BIG5
     fast_key = "big5"
+    scan_leads = b"\xa1\xa2"
 
     def _load_tables(self):
         from .._tables.index_big5 import TABLE

@@ -26,6 +26,7 @@ class EucJpCodec(CjkCodec):
     __slots__ = ()
     invalid_kind = IssueKind.INVALID_EUC_JP
     fast_key = "euc-jp"
+    scan_leads = b"\x8f"
     boundary = rb"[\x00-\x8d\x90-\xa0\xff]"  # never a lead
 
     def _load_tables(self):

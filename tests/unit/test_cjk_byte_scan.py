@@ -1,0 +1,69 @@
+"""Step 3a of the CJK fast path (``_cjk.py``): disagreeing units looked for in the input bytes.
+
+Each case mixes a disagreeing unit at a unit start, the same bytes inside another unit
+(a false match) and agreeing units of the same character; the result must equal the
+reference decoder's, with and without an issue list, whole and in chunks.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from onemail.text import IncrementalDecoder, for_label
+from onemail.text._tables.cjk_suspects import BYTE_SCAN
+
+
+def _check(label: str, data: bytes) -> None:
+    codec = for_label(label)._codec
+    want, _ = codec.reference_decode(data, None, 0)
+    issues: list = []
+    assert for_label(label).decode(data, issues) == want
+    assert issues == []
+    dec = IncrementalDecoder(for_label(label))
+    got = "".join(dec.decode(data[i:i + 7]) for i in range(0, len(data), 7)) + dec.decode(b"", final=True)
+    assert got == want
+
+
+BIG5 = [
+    b"abc \xa2\x41 def",  # fullwidth solidus in C, U+2215 in the standard
+    b"\xa1\xfe\xa2\x41\xa1\xfe",  # the agreeing unit of the same C character around it
+    b"\xa4\xa2\x41\xa4\xa4",  # a2 41 inside a unit (trail a2, then 'A'): no match
+    b"\xa4\xa1\xc2\xa4",  # a1 c2 straddling two units
+    b"\xa1\x45\xa2\x47 \xa2\x42\xa2\x40\xa2\x42",
+    b"\xa4\xa4" * 3000 + b"\xa2\x41",  # no boundary byte within the look-back
+    b"\xa4\xa4" * 3000 + b"\xa4\xa2\x41",
+]
+
+
+@pytest.mark.parametrize("data", BIG5)
+def test_big5_cases(data):
+    _check("big5", data)
+
+
+EUC_JP = [
+    b"~ \x8f\xa2\xb7 ~",  # '~' in C for 8F A2 B7, U+FF5E in the standard
+    b"\xa4\xa2\x8f\xa2\xb7",  # no boundary before: alignment from the run's start
+    b"\xa1\xc1\xa1\xf1 \x8e\xa1\x8f\xb0\xa1\x8f\xa2\xb7",
+]
+
+
+@pytest.mark.parametrize("data", EUC_JP)
+def test_euc_jp_cases(data):
+    _check("euc-jp", data)
+
+
+@pytest.mark.parametrize("label", ["big5", "euc-jp"])
+def test_random_streams_of_units(label):
+    """Random valid streams rich in disagreeing and group units, at every alignment."""
+    _, units = BYTE_SCAN[label]
+    codec = for_label(label)._codec
+    # the disagreeing units and agreeing units of the same C character
+    pool = list(units) + {"big5": [b"\xa1\xfe", b"\xa2\x40"], "euc-jp": [b"~"]}[label]
+    rng = random.Random(label)
+    fill = {"big5": [b"\xa4\xa4", b"\xa4\xa1", b"\xa1\xa4", b"A", b"\n"],
+            "euc-jp": [b"\xa4\xa2", b"\x8e\xa1", b"\x8f\xb0\xa1", b"~", b"\n"]}[label]
+    for _ in range(300):
+        data = b"".join(rng.choice(pool if rng.random() < 0.3 else fill) for _ in range(rng.randrange(1, 40)))
+        assert codec.decode(data, [], 0) == codec.reference_decode(data, None, 0)[0], data
