@@ -378,6 +378,23 @@ def test_deep_multipart_is_cut_not_lost(levels):
     assert kinds(msg) == [(K.NESTING_LIMIT_EXCEEDED, f"part:{path}", 0, len(part.data))]
 
 
+@pytest.mark.parametrize("content_type", [
+    b"Content-Type:\r\n multipart/mixed;\r\n\tboundary=\"b%d\"",  # folded before the type
+    b"CONTENT-TYPE: MULTIPART/MIXED; BOUNDARY=b%d",
+])
+def test_deep_multipart_written_otherwise_is_cut(content_type):
+    from onemail.message.mime import MAX_MIME_LEVELS
+
+    data = [b"Subject: top\r\n"]
+    data += [content_type % n + b"\r\n\r\n--b%d\r\n" % n for n in range(1500)]
+    data += [b"Content-Type: text/plain\r\n\r\nleaf\r\n"] + [b"--b%d--\r\n" % n for n in reversed(range(1500))]
+    msg = read(b"".join(data))
+    (part,) = msg.parts
+    assert (msg.error, msg.subject, part.path.count(".") + 1, part.media_type) == (
+        None, "top", MAX_MIME_LEVELS, "multipart/mixed")
+    assert [i.kind for i in msg.issues] == [K.NESTING_LIMIT_EXCEEDED]
+
+
 def test_multipart_at_the_level_cap_is_kept_whole():
     from onemail.message.mime import MAX_MIME_LEVELS
 

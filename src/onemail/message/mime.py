@@ -49,9 +49,9 @@ _FIELD_NAME = re.compile(rb"([\x21-\x39\x3b-\x7e]+)[ \t]*:")
 
 # The parser recurses on these (message/delivery-status excepted): a Content-Type header line
 # (folds included) or a boundary line.
-_NESTING = re.compile(rb"^(?:content-type:[ \t]*(multipart|message)/([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)"
+_NESTING = re.compile(rb"^(?:content-type:[ \t]*(?:\r?\n[ \t]+)*(multipart|message)/([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)"
                       rb"|--([^\r\n]*))", re.I | re.M)
-_BOUNDARY = re.compile(rb'(?i)(?:^|[;\s])boundary[ \t]*=[ \t]*(?:"([^"\r\n]*)"|([^;\s]+))')
+_BOUNDARY = re.compile(rb'(?i)(?:^|[;\s])boundary(?:\*?[0-9]*\*?)[ \t]*=[ \t]*(?:"([^"\r\n]*)"|([^;\s]+))')
 # Cut levels get a media type the parser does not open, of the same length (offsets hold).
 _CUT_TYPES = {b"multipart": b"x-toodeep", b"message": b"x-deep-"}
 _UNCUT = {"x-toodeep": "multipart", "x-deep-": "message"}
