@@ -90,19 +90,32 @@ def test_unlistable_folder_is_reported(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
                     reason="needs root and setpriv to run as another user")
-def test_unlistable_folder_as_another_user(tmp_path):
-    (tmp_path / "ok.eml").write_bytes(MAIL)
-    (tmp_path / "locked").mkdir(mode=0o000)
-    os.chmod(tmp_path, 0o755)
-    os.chmod(tmp_path / "ok.eml", 0o644)
-    proc = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                           *_onemail(), "scan", str(tmp_path), "--json"],
-                          capture_output=True, text=True, timeout=60, check=False)
-    if proc.returncode not in (0, 1):  # the interpreter itself unreachable for that user
-        pytest.skip(proc.stderr[-200:])
-    out = json.loads(proc.stdout)
-    assert proc.returncode == 1
-    assert out["unreadable"] == [{"path": str(tmp_path / "locked"), "error": "Permission denied"}]
+def test_unlistable_folder_as_another_user():
+    """The tester's case: ``setpriv --reuid=65534 ... onemail scan dir`` with a chmod 000 folder
+    (a folder under /tmp and the source tree on PYTHONPATH, both readable by that user)."""
+    import tempfile
+
+    from paths import REPO
+
+    top = tempfile.mkdtemp(prefix="onemail-walk-")
+    try:
+        os.chmod(top, 0o755)
+        with open(os.path.join(top, "ok.eml"), "wb") as f:
+            f.write(MAIL)
+        os.chmod(os.path.join(top, "ok.eml"), 0o644)
+        os.mkdir(os.path.join(top, "locked"), mode=0o000)
+        python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+        proc = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                               python, "-m", "onemail.cli", "scan", top, "--json"],
+                              capture_output=True, text=True, timeout=60, check=False,
+                              env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+        if proc.returncode not in (0, 1) or not proc.stdout:  # that user cannot run the code
+            pytest.skip(proc.stderr[-200:])
+        out = json.loads(proc.stdout)
+        assert (proc.returncode, out["files"], out["messages"]) == (1, 1, 1)
+        assert out["unreadable"] == [{"path": os.path.join(top, "locked"), "error": "Permission denied"}]
+    finally:
+        shutil.rmtree(top)
 
 
 def test_dangling_symlink_reported_by_scan_and_detect(tmp_path, capsys):
