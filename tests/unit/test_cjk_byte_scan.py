@@ -34,6 +34,8 @@ BIG5 = [
     b"\xa1\x45\xa2\x47 \xa2\x42\xa2\x40\xa2\x42",
     b"\xa4\xa4" * 3000 + b"\xa2\x41",  # no boundary byte within the look-back
     b"\xa4\xa4" * 3000 + b"\xa4\xa2\x41",
+    # 0xA1 common: the search switches from hopping to the regex before these units
+    b"\xa1\x41" * 600 + b"\xa1\x45\xa4\xa1\xc2\xa4\xa1\xa1\xc2" + b"\xa1\x41 " * 100 + b"\xa2\x41",
 ]
 
 

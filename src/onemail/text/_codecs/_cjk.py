@@ -40,8 +40,8 @@ Why the fast path is exact.
    unit, only for that unit, the standard never outputs ``c`` and decodes the unit without error
    to ``t``; then replacing every ``c`` by ``t`` makes the C output the standard's.
 3a. Units looked for in the input (the families of ``BYTE_SCAN`` in ``_tables/cjk_suspects.py``,
-   with one stage: searching the text for a character whose low byte is a common ASCII byte
-   is slow, while a literal-prefix regex over the bytes is fast). The generator also records
+   with one stage: ``str.find`` is a memchr on a character's low byte, slow when that byte is
+   a common ASCII byte, e.g. U+2022 vs '"' in HTML; the input bytes are searched faster). The generator also records
    the length of the C codec's units as a function of their first byte (asserted) and every
    disagreeing unit with its C text and standard text. If a strict C decode of ``data``
    succeeds, every unit was accepted, so a position ``p`` is a *unit start* exactly when
@@ -51,13 +51,19 @@ Why the fast path is exact.
    A disagreeing unit was decoded at ``p`` if and only if its bytes occur at ``p`` and ``p``
    is a unit start; an occurrence inside other units is a false match and is skipped.
    ``_find_units`` looks for the disagreeing units whose first byte is in the family's
-   ``scan_leads`` (and every non-fix-up unit) with one literal-prefix regex per first byte,
-   restarted one byte after each match (so overlapping occurrences are seen), *before* any C
-   decode. Nothing found: the strict C decode of ``data`` is the standard's text, except for
-   the remaining fix-up units, whose characters are then looked for and replaced as in step
-   3. Units found at ``p1 < p2 < ...``: the bytes between them are decoded by the strict C
-   codec and each found unit is replaced by its standard text (by 1 and 2, the standard's
-   output is the concatenation, every other unit agreeing). The argument above assumed
+   ``scan_leads`` (and every non-fix-up unit), *before* any C decode: per first byte, it hops
+   from one occurrence of that byte to the next (``bytes.find``, a memchr) and tries the
+   unit regex there, until the byte proves common (``_HOP_SPACING``); then one regex search,
+   restarted one byte after each match, does the rest. Either way every occurrence of every
+   unit is seen, overlapping ones included. Nothing found: the strict C decode of ``data`` is
+   the standard's text, except for the remaining fix-up units, whose characters are then
+   looked for and replaced as in step 3. Units found at ``p1 < p2 < ...`` (they cannot
+   overlap: a boundary byte ends a unit, so two unit starts of one walk are a unit apart;
+   checked anyway): the bytes between them are decoded by the strict C codec and each found
+   unit is replaced by its standard text (by 1 and 2, the standard's output is the
+   concatenation, every other unit agreeing; a recorded standard text means the reference
+   decoded the unit without error and ended clean, since the generator's comparison follows
+   each unit by a line feed, which a pending lead would turn into an error). The argument above assumed
    that the whole ``data`` decodes strictly; that is checked after the fact: each piece
    between found units decodes strictly, and the pieces and the found units are whole units,
    so ``data`` is a concatenation of units, which the C codec parses as exactly those (1).
@@ -130,6 +136,8 @@ NO_ENTRY = "\ufffe"
 _BOUNDARY_LOOKBACK = 256
 # How far back step 3a looks for a boundary byte before it gives up (falls back to step 3/4).
 _ALIGN_LOOKBACK = 4096
+# Step 3a: first bytes closer than this on average (after two) are left to the regex.
+_HOP_SPACING = 512
 
 
 def _accept(data, text, fixups, suspects):
@@ -219,10 +227,11 @@ class CjkCodec(Codec):
                         by_lead.setdefault(u[:1], []).append(u[1:])
                     else:
                         in_text.append((c, fixups[c]))
-                searches = tuple(
-                    re.compile(re.escape(lead) + b"(?:" + b"|".join(map(re.escape, rests)) + b")").search
-                    for lead, rests in sorted(by_lead.items())
-                )
+                searches = []
+                for lead, rests in sorted(by_lead.items()):
+                    rx = re.compile(re.escape(lead) + b"(?:" + b"|".join(map(re.escape, rests)) + b")")
+                    searches.append((lead, rx.search, rx.match))
+                searches = tuple(searches)
                 scan = (lengths, units, searches, tuple(in_text))
             self._scans = (None,) * (len(stages) - 1) + (scan,)
             f = self._fast = (stages, *stages[-1], rx.search, table)
@@ -276,16 +285,33 @@ class CjkCodec(Codec):
         """
         lengths, _, searches, _ = scan
         found = []
-        for search in searches:
-            m = search(data)
-            while m is not None:
-                p = m.start()
-                start = self._unit_start(data, p, lengths)
-                if start is None:
-                    return None
-                if start:
-                    found.append((p, m.group()))
-                m = search(data, p + 1)  # occurrences may overlap
+        unit_start = self._unit_start
+        for lead, search, match in searches:
+            # Hop from first byte to first byte (memchr) while they are rare, then let the
+            # regex (a byte-by-byte scan) run.
+            p = data.find(lead)
+            hops = 0
+            while p >= 0:
+                hops += 1
+                if hops * _HOP_SPACING > p + 2 * _HOP_SPACING:
+                    m = search(data, p)
+                    while m is not None:
+                        p = m.start()
+                        start = unit_start(data, p, lengths)
+                        if start is None:
+                            return None
+                        if start:
+                            found.append((p, m.group()))
+                        m = search(data, p + 1)  # occurrences may overlap
+                    break
+                m = match(data, p)
+                if m is not None:
+                    start = unit_start(data, p, lengths)
+                    if start is None:
+                        return None
+                    if start:
+                        found.append((p, m.group()))
+                p = data.find(lead, p + 1)
         return found
 
     def _assemble(self, k, data, found, scan, text=None):
@@ -305,7 +331,7 @@ class CjkCodec(Codec):
             try:
                 for p, u in found:
                     r = units[u][1]
-                    if r is None:
+                    if r is None or p < pos:
                         return None
                     if pos < p:
                         out.append(cdecode(data[pos:p])[0])
