@@ -68,4 +68,7 @@ def test_random_streams_of_units(label):
             "euc-jp": [b"\xa4\xa2", b"\x8e\xa1", b"\x8f\xb0\xa1", b"~", b"\n"]}[label]
     for _ in range(300):
         data = b"".join(rng.choice(pool if rng.random() < 0.3 else fill) for _ in range(rng.randrange(1, 40)))
-        assert codec.decode(data, [], 0) == codec.reference_decode(data, None, 0)[0], data
+        got: list = []
+        want: list = []
+        assert codec.decode(data, got, 0) == codec.reference_decode(data, want, 0)[0], data
+        assert got == want == [], data
