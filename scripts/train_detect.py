@@ -6,7 +6,8 @@ with its ``MANIFEST.tsv`` ``python_codec``; a text seen under several charsets, 
 copies of the CulturaX rows, counts once) and writes
 ``src/onemail/detect/_tables/language.py``:
 
-``LANGUAGES = {language: (non-ASCII share in 1/1000 of letters, chars, counts)}`` where
+``LANGUAGES = {language: (non-ASCII share in 1/1000 of letters, chars, counts)}`` and
+``ONE_LETTER_WORDS`` (the non-ASCII Latin letters the texts use as words), where
 ``chars`` are the language's non-ASCII characters (case kept: upper-case letters separate
 mac-cyrillic from windows-1251) with at least ``MIN_PER_100K`` occurrences per 100 000
 non-ASCII characters, and ``counts`` their frequencies per 100 000. Languages are named as in
@@ -76,6 +77,24 @@ def texts():
             yield lang, text
 
 
+#: A non-ASCII Latin letter standing alone as a word this often in the visible texts is a
+#: one-letter word ("à", "é", "å"); others alone between spaces are evidence against a page.
+MIN_ALONE = 3
+
+
+def one_letter_words() -> str:
+    """Return the non-ASCII Latin letters (U+00C0..U+024F) the visible texts use as words."""
+    import re
+
+    alone: Counter = Counter()
+    for _lang, text in texts():
+        for m in re.finditer(r"(?<!\w)(\w)(?!\w)", text):
+            ch = m.group(1)
+            if "\u00c0" <= ch <= "\u024f" and ch.isalpha():
+                alone[ch] += 1
+    return "".join(sorted(ch for ch, n in alone.items() if n >= MIN_ALONE))
+
+
 def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
     counts: dict[str, Counter] = defaultdict(Counter)
     letters: Counter = Counter()
@@ -110,7 +129,7 @@ def _lit(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def render(model) -> str:
+def render(model, alone: str) -> str:
     h = hashlib.sha256()
     for name in SETS:
         h.update((CORPUS / name / "MANIFEST.tsv").read_bytes())
@@ -131,6 +150,9 @@ def render(model) -> str:
         lines.append(f"        {freqs!r},")
         lines.append("    ),")
     lines.append("}")
+    lines.append("")
+    lines.append(f"# Non-ASCII Latin letters used as one-letter words (>= {MIN_ALONE} times).")
+    lines.append(f"ONE_LETTER_WORDS = {_lit(alone)}")
     return "\n".join(lines) + "\n"
 
 
@@ -138,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the committed model is stale")
     args = ap.parse_args(argv)
-    text = render(train())
+    text = render(train(), one_letter_words())
     if args.check:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
             print(f"stale: {OUT.relative_to(REPO)} (run scripts/train_detect.py)")

@@ -231,3 +231,6 @@ LANGUAGES = {
         (),
     ),
 }
+
+# Non-ASCII Latin letters used as one-letter words (>= 3 times).
+ONE_LETTER_WORDS = "ÈÉàáâåèéíóįıőơ"
