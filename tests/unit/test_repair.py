@@ -264,3 +264,12 @@ def test_in_word_lead_is_evidence_on_its_own():
         "ALLA borde verkligen l\xe4sa den.", (("windows-1250", "utf-8"),))
     # after a capital it may be a word: not on its own
     assert repair("L\u0102\xb8rdag den 9.").steps == ()
+
+
+def test_c1_controls_encode_as_their_byte_for_windows_1252():
+    """D30: ISO-8859-1 and windows-1252 readings mixed in one text: encoding as windows-1252
+    takes a C1 control as the byte of the same value."""
+    assert repair("\xf0\u0178\x98\x80 smile") == Repair("\U0001f600 smile", (("windows-1252", "utf-8"),))
+    assert repair("\xd0\xbf\xd1\u20ac\xd0\xb8\xd0\xb2\xd0\xb5\xd1\u201a \xd0\xbc\xd0\xb8\xd1\x80").text == (
+        "\u043f\u0440\u0438\u0432\u0435\u0442 \u043c\u0438\u0440")
+    assert apply_steps("\xf0\u0178\x98\x80 smile", [("windows-1252", "utf-8")]) == "\U0001f600 smile"

@@ -58,7 +58,9 @@ unchanged (ftfy itself: 30), 100 % of ftfy's 120 real-world cases (ftfy: 100 %, 
 own expected outputs; 83.3 % before D17..D25, each rule's gain is in its D entry).
 
 Encoding as windows-1252 and windows-1251 uses onemail's WHATWG tables, so the bytes the
-standard maps to C1 controls survive: ``â\x9d¤`` repairs to ``❤``.
+standard maps to C1 controls survive: ``â\x9d¤`` repairs to ``❤``; when windows-1252 cannot
+encode a text that holds other C1 controls, each is taken as the byte of its value (ISO-8859-1
+and windows-1252 readings mixed: ``ðŸ\x98\x80`` is U+1F600, D30).
 """
 
 from __future__ import annotations
@@ -137,7 +139,26 @@ def _encode(text: str, name: str) -> bytes | None:
             return codecs.charmap_encode(text, "strict", _table(name)[1])[0]
         return text.encode(_PY[name])
     except UnicodeEncodeError:
+        if name == "windows-1252" and _C1.search(text):
+            # ISO-8859-1 and windows-1252 readings mixed in one text (D30): a C1 control
+            # is the byte of the same value
+            try:
+                return codecs.charmap_encode(text.translate(_c1_as_1252()), "strict",
+                                             _table(name)[1])[0]
+            except UnicodeEncodeError:
+                return None
         return None
+
+
+_C1_MAP: dict[int, str] = {}
+
+
+def _c1_as_1252() -> dict[int, str]:
+    """Map each C1 control U+0080..U+009F to windows-1252's character for that byte."""
+    if not _C1_MAP:
+        table = _table("windows-1252")[0]
+        _C1_MAP.update((cp, table[cp]) for cp in range(0x80, 0xA0))
+    return _C1_MAP
 
 
 def _decode(data: bytes, name: str) -> str | None:
