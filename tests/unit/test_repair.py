@@ -273,3 +273,9 @@ def test_c1_controls_encode_as_their_byte_for_windows_1252():
     assert repair("\xd0\xbf\xd1\u20ac\xd0\xb8\xd0\xb2\xd0\xb5\xd1\u201a \xd0\xbc\xd0\xb8\xd1\x80").text == (
         "\u043f\u0440\u0438\u0432\u0435\u0442 \u043c\u0438\u0440")
     assert apply_steps("\xf0\u0178\x98\x80 smile", [("windows-1252", "utf-8")]) == "\U0001f600 smile"
+
+
+def test_cjk_reading_dominated_by_half_width_katakana_is_refused():
+    """D31: Hebrew UTF-8 read as windows-1252 with bytes lost is not Shift_JIS "ﾗｩﾗ慵勉"."""
+    r = repair("\xd7\xa9\xd7\u0153\xd7\u2022\xd7 \xd7\xa2\xd7\u2022\xd7\u0153\xd7")
+    assert r == Repair("\u05e9\u05dc\u05d5\xd7 \u05e2\u05d5\u05dc\xd7", (("windows-1252", "utf-8"),))

@@ -444,7 +444,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
     * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK).
     * A CJK reading leaves no half-width katakana or punctuation without a half-width
-      neighbour (``Àà³`` is not ``ﾀ犁``; D26).
+      neighbour (``Àà³`` is not ``ﾀ犁``; D26), and, without full-width kana, its half-width
+      katakana do not outnumber its kanji (D31).
     """
     old_east = old.han + old.kana + old.hangul + old.half_kana + old.wedged
     if wrong in _CJK_PAGES and not old_east:
@@ -461,6 +462,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
         return False
     if right in _CJK_PAGES and _LONE_HALF_KANA.search(new_text):
         return False  # half-width katakana come in runs: "ﾀ犁" is not Japanese (D26)
+    if right in _CJK_PAGES and new.han and not new.kana and new.half_kana > new.han:
+        return False  # half-width katakana outnumbering the kanji, no kana (D31)
     return True
 
 
