@@ -44,9 +44,10 @@ errors and its share of bytes >= 0x80, is not classified (the bound is reported)
 UTF-8 rule the single-byte rows stop at their bound too; a clean strict decode is kept, not
 decoded again; the single-byte model sums all pages and languages on packed integers
 (:mod:`onemail.detect.langmodel`). Measured with bench/detect.py against chardet 7.7 in the
-same run (CPU time, least of three passes; the ratio moves by ~0.2 with the machine's load):
-``detect`` 4.0x on whole files, 5.4x on 64-byte prefixes, 3.5x on 512-byte prefixes;
-``detect-fresh`` 4.2x, 4.7x and 3.0-3.1x.
+same run (CPU time, least of three passes; the ratio moves with the shared machine's load):
+``detect`` 3.6-4.1x on whole files, 5.0-5.5x on 64-byte prefixes, 3.5-3.6x on 512-byte
+prefixes; ``detect-fresh`` 3.4-4.2x, 3.7-4.7x and 2.8-3.3x (UTF-8 files spend a third of
+that time in the mojibake check of D14).
 """
 
 from __future__ import annotations
