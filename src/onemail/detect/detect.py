@@ -46,8 +46,8 @@ decoded again; the single-byte model sums all pages and languages on packed inte
 (:mod:`onemail.detect.langmodel`). Measured with bench/detect.py against chardet 7.7 in the
 same run (CPU time, least of three passes; the ratio moves with the shared machine's load):
 ``detect`` 3.6-4.1x on whole files, 5.0-5.5x on 64-byte prefixes, 3.5-3.6x on 512-byte
-prefixes; ``detect-fresh`` 3.4-4.2x, 3.7-4.7x and 2.8-3.3x (UTF-8 files spend a third of
-that time in the mojibake check of D14).
+prefixes; ``detect-fresh`` 3.4-4.2x, 3.7-4.7x and 2.8-3.3x (the mojibake check of D14 takes
+about a sixth of the last).
 """
 
 from __future__ import annotations
