@@ -5,8 +5,10 @@
 on the command line are always read; ``.mbox`` files and files without a suffix are split into
 their messages), decodes every message on ``--jobs`` processes, shows a
 progress bar on a terminal (stderr) and ends with a summary: messages, parts, issues by kind,
-charsets used and how they were chosen, failures. Exit codes: 0 done, 1 some input unreadable
-or not a message (still reported), 2 usage.
+charsets used and how they were chosen, failures (messages not read) and unreadable paths (missing
+paths, folders that cannot be listed, unreachable links, FIFOs/sockets/devices found in folders:
+:mod:`onemail._walk`), in the text form as in JSON. ``--jobs`` is capped at the usable CPUs.
+Exit codes: 0 done, 1 some input unreadable or not a message (still reported), 2 usage.
 """
 
 from __future__ import annotations
