@@ -305,6 +305,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
     # exact score: such rows may stop at their bound.
     best = FORCED_BEAT if forced_utf8 else -1.0
+    sb_seen = None
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -320,7 +321,11 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
                 if bound < best:
                     rows.append((bound, order, label, False))
                     continue
-            c = classify(text)
+            if sb_seen is not None and sb_seen[0] == text:
+                c = sb_seen[1]  # both pages read the sample alike: one classification
+            else:
+                c = classify(text)
+                sb_seen = (text, c)
             high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
             fit = fit1 if label == sb1 else fit2
             good = good_share(counts, label) * high * fit if counts else 0.0
