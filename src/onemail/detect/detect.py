@@ -192,6 +192,11 @@ def _decode(data: bytes, codec: str) -> tuple[str, int]:
         return data.decode(codec), 0
     except UnicodeDecodeError:
         pass
+    return _decode_replace(data, codec)
+
+
+def _decode_replace(data: bytes, codec: str) -> tuple[str, int]:
+    """:func:`_decode` of bytes a strict decode has already failed on."""
     text = data.decode(codec, "replace")
     errors = text.count("\ufffd")
     if codec == "utf-8":
@@ -230,10 +235,12 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
             return 50.0, False  # halved: 50 at most, the bound
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
     decoded = None
+    failed = False  # a strict decode failed: the next decode replaces at once
     if beat > 0 and data and not codec.startswith("table:"):
         try:
             decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
         except UnicodeDecodeError as exc:
+            failed = True
             # at least one error (not a last character cut short, D15): bound the score before
             # paying for the full decode (a double-byte reading has >= len - high/2 characters)
             if exc.start >= len(data) - 3:
@@ -243,7 +250,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
             n = max(1.0, len(data) - high / 2)
             if high >= 0 and 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
                 return 22 + 15 + 35 * min(1.0, high / n) + 10, False
-    text, errors = decoded or _decode(data, codec)
+    text, errors = decoded or (_decode_replace(data, codec) if failed else _decode(data, codec))
     if beat > 0 and text:
         n = len(text)
         high = len(data) - len(data.translate(None, _HIGH_BYTES))
