@@ -220,13 +220,17 @@ def _utf16_factor(data: bytes, label: str) -> bool:
     return top.count(0) * 2 >= units and half.count(0) * 2 >= units
 
 
-def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[float, bool]:
+def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
+           frequency_bound: bool = False) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data``.
 
     Errors are counted over all of ``data``; the characters are classified in the first
     ``SCORE_CHARS`` of the text (errors scaled to that length). When an upper bound of the
     score, from the errors and the share of bytes >= 0x80 alone, stays below ``beat`` (the best
-    score so far), the bound is returned without classifying (D16).
+    score so far), the bound is returned without classifying (D16). With ``frequency_bound``
+    (under the UTF-8 rule, where only a runner-up above 66.5 matters) the bound also counts the
+    characters that can earn frequency (common ideographs, kana, KS X 1001 Hangul) with the
+    classifier's own patterns, cheaper than classifying.
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
         return 0.0, False
@@ -262,6 +266,15 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
         if errors:
             errors = max(1.0, errors * SCORE_CHARS / len(text))
         text = text[:SCORE_CHARS]
+    if frequency_bound and beat > 0 and text and codec in _CJK_CODECS:
+        n = len(text)
+        common, kana, hangul = _frequency_patterns()
+        # what each pattern leaves (or finds) is what can earn frequency
+        earning = len(common.sub("", text)) + len(kana.findall(text)) + len(hangul.sub("", text))
+        clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
+        bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + (0 if errors else 10)
+        if bound < beat:
+            return bound, False
     counts = classify(text)
     score = score_counts(counts, errors)
     if label.startswith("utf-") and label != "utf-8" and not _utf16_factor(data, label):
@@ -270,6 +283,20 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0) -> tuple[flo
     exclusive = bool(not errors and scripted and (counts.hangul >= 0.9 * scripted
                                                   or counts.kana >= 0.4 * scripted))
     return score, exclusive
+
+
+_CJK_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
+_KANA = re.compile("[\u3040-\u30ff]")
+
+
+def _frequency_patterns():
+    """``(pattern deleting all but common ideographs, kana, pattern deleting all but KS X 1001
+    Hangul)``: a superset of what :func:`onemail.detect.scoring.classify` counts as frequency
+    evidence (it also drops isolated characters)."""
+    from .scoring import _sets
+
+    not_common, _, not_hangul = _sets()
+    return not_common, _KANA, not_hangul
 
 
 def _utf32_possible(data: bytes, label: str) -> bool:
@@ -342,7 +369,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             rows.append((score, order, label, False))
             best = max(best, score)
             continue
-        score, exclusive = _score(sample, label, codec, best)
+        score, exclusive = _score(sample, label, codec, best, frequency_bound=forced_utf8)
         rows.append((score, order, label, exclusive))
     rows.sort(key=lambda r: (-r[0], r[1]))
     if not forced_utf8:
