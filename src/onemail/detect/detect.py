@@ -41,8 +41,9 @@ sample, and scored again on its text if that decoder finds errors CPython's did 
 
 Speed (D16): a row whose score cannot reach the best so far, by an upper bound from its decode
 errors and its share of bytes >= 0x80, is not classified (the bound is reported); under the
-UTF-8 rule the single-byte rows stop at their bound too; a clean strict decode is kept, not
-decoded again; the single-byte model sums all pages and languages on packed integers
+UTF-8 rule the single-byte rows stop at their bound too, and a double-byte row at a bound from
+the characters that can earn frequency; a clean strict decode is kept, not decoded again;
+the single-byte model sums all pages and languages on packed integers
 (:mod:`onemail.detect.langmodel`). Measured with bench/detect.py against chardet 7.7 in the
 same run (CPU time, least of three passes; the ratio moves with the shared machine's load):
 ``detect`` 3.6-4.1x on whole files, 5.0-5.5x on 64-byte prefixes, 3.5-3.6x on 512-byte
