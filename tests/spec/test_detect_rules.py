@@ -311,3 +311,18 @@ def test_alike_pages_reported_as_the_more_used_one():
 def test_single_byte_pages_beyond_the_design(label, text):
     data = text.encode(label)
     assert for_label(detect(data).charset).decode(data) == text
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("Здравствуйте! Спасибо за ваше письмо. Мы получили ваш запрос и ответим в ближайшее время.", "koi8-r"),
+    ("Здравствуйте! Спасибо за ваше письмо. Мы получили ваш запрос и ответим в ближайшее время.", "windows-1251"),
+    ("Merci beaucoup pour votre réponse très détaillée. Nous étudierons vos propositions à la réunion.", "windows-1252"),
+])
+@pytest.mark.parametrize("repeat", [30, 300])
+def test_long_ascii_disclaimer_does_not_outweigh_the_text(text, label, repeat):
+    """D32 (tester's finding): 2-27 KB of English around the paragraph gave windows-1258."""
+    from onemail.detect import detect
+
+    disclaimer = "This message and any attachments are confidential and intended solely for the addressee. "
+    for data in ((text + disclaimer * repeat).encode(label), (disclaimer * repeat + text).encode(label)):
+        assert detect(data).charset == label
