@@ -1,4 +1,4 @@
-"""Step 3a of the CJK fast path (``_cjk.py``): disagreeing units looked for in the input bytes.
+"""Steps 3a and 3b of the CJK fast path (``_cjk.py``): units looked for in the input bytes; windows.
 
 Each case mixes a disagreeing unit at a unit start, the same bytes inside another unit
 (a false match) and agreeing units of the same character; the result must equal the
@@ -72,3 +72,31 @@ def test_random_streams_of_units(label):
         want: list = []
         assert codec.decode(data, got, 0) == codec.reference_decode(data, want, 0)[0], data
         assert got == want == [], data
+
+
+GB18030 = [
+    b"\xc4\xe3 \x81\x30\x81\x30 \xba\xc3",  # gbk stops at a four-byte unit: one window
+    b"\xc4\xe3\x81\x30\x81\x30\xba\xc3\x95\x32\x82\x36",  # no boundary byte after it: window to the end
+    b"\x81\x30\x81\x30a" * 20 + b"\xc4\xe3",  # more windows than _MAX_SPLITS: the rest to gb18030
+    b"\xc4\xe3 \x81\x35\xf4\x37 \xa6\xd9",  # a suspect unit in the window: whole input to step 3/4
+    b"\xc4\xe3 \x80 \x81\x30\x81",  # 0x80 (the euro sign) and an unfinished sequence at the end
+]
+
+
+@pytest.mark.parametrize("label", ["gb18030", "gbk"])
+@pytest.mark.parametrize("data", GB18030)
+def test_gb18030_windows(label, data):
+    """Step 3b: gbk decodes up to a unit it rejects, gb18030 a window after it."""
+    codec = for_label(label)._codec
+    want: list = []
+    got: list = []
+    assert for_label(label).decode(data, got) == codec.reference_decode(data, want, 0)[0]
+    assert got == want
+
+
+@pytest.mark.parametrize("label", ["big5", "euc-jp", "gb18030"])
+def test_boundary_search_is_the_familys(label):
+    """Step 4's span search uses the boundary class (a step-3a unit regex once took its place)."""
+    codec = for_label(label)._codec
+    codec._fast_path()
+    assert codec._fast[4].__self__.pattern == codec.boundary

@@ -69,6 +69,17 @@ Why the fast path is exact.
    so ``data`` is a concatenation of units, which the C codec parses as exactly those (1).
    A piece that fails, or a found unit whose standard decoding has an error, sends ``data``
    to step 4 (it holds damage or a unit of that kind, so nothing is lost).
+3b. An exact first stage (no disagreeing unit: gbk for gb18030) that rejects a unit hands
+   over only a window: its decode stops at the first rejected unit (the ``STOP`` error
+   handler records where; ``UnicodeDecodeError.start`` is that unit's first byte, step 4) and
+   keeps the text before it, which is the standard's (3, no unit disagrees), with the
+   standard's decoder clean there. The window from there to just after the next boundary
+   byte (where both parses are at a unit boundary and the standard is clean, step 4) is an
+   input of its own for the last stage (3 or 3a), and the first stage resumes after it.
+   Every split point is clean for the standard, so its output is the concatenation (2).
+   After ``_MAX_SPLITS`` windows (each stop copies the rest of the input into the exception)
+   the last stage takes the rest; a window or rest it does not accept sends the input to the
+   last stage as a whole and on to step 4.
 4. Damage. When the C codec meets a unit it rejects, it calls our error handler with
    ``UnicodeDecodeError.start`` at that unit's first byte (the codec has not advanced past it),
    where, by 3, the standard's decoder is clean. The handler runs the reference from ``start``
@@ -129,6 +140,19 @@ def _reference_handler(exc: UnicodeError):
 
 codecs.register_error(HANDLER, _reference_handler)
 
+STOP = "onemail.cjk-stop"
+"""Name of the decode error handler that ends a decode at its first error (step 3b)."""
+
+
+def _stop_handler(exc: UnicodeError):
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    _local.stop = exc.start
+    return ("", len(exc.object))
+
+
+codecs.register_error(STOP, _stop_handler)
+
 FFFD = "\ufffd"
 NO_ENTRY = "\ufffe"
 
@@ -136,6 +160,8 @@ NO_ENTRY = "\ufffe"
 _BOUNDARY_LOOKBACK = 256
 # How far back step 3a looks for a boundary byte before it gives up (falls back to step 3/4).
 _ALIGN_LOOKBACK = 4096
+# Step 3b: windows decoded by the last stage before it takes the rest of the input.
+_MAX_SPLITS = 8
 # Step 3a: first bytes closer than this on average (after two) are left to the regex.
 _HOP_SPACING = 512
 
@@ -229,8 +255,8 @@ class CjkCodec(Codec):
                         in_text.append((c, fixups[c]))
                 searches = []
                 for lead, rests in sorted(by_lead.items()):
-                    rx = re.compile(re.escape(lead) + b"(?:" + b"|".join(map(re.escape, rests)) + b")")
-                    searches.append((lead, rx.search, rx.match))
+                    unit_rx = re.compile(re.escape(lead) + b"(?:" + b"|".join(map(re.escape, rests)) + b")")
+                    searches.append((lead, unit_rx.search, unit_rx.match))
                 searches = tuple(searches)
                 scan = (lengths, units, searches, tuple(in_text))
             self._scans = (None,) * (len(stages) - 1) + (scan,)
@@ -363,7 +389,19 @@ class CjkCodec(Codec):
         """
         stages = (self._fast or self._fast_path())[0]
         text = None
-        for k, (cdecode, _, _) in enumerate(stages):
+        for k, (cdecode, fixups, suspects) in enumerate(stages):
+            if k == 0 and len(stages) > 1 and not fixups and not suspects:
+                # An exact first stage (step 3b): decode up to its first rejected unit.
+                _local.stop = None
+                text = cdecode(data, STOP)[0]
+                stop = _local.stop
+                if stop is None:
+                    return text, None
+                accepted = self._split(data, text, stop)
+                if accepted is not None:
+                    return accepted, None
+                text = None
+                continue
             scan = self._scans[k]
             if scan is not None:
                 found = self._find_units(data, scan)
@@ -382,6 +420,49 @@ class CjkCodec(Codec):
             if accepted is not None:
                 return accepted, None
         return None, text
+
+    def _stage_text(self, k, data):
+        """Stage ``k``'s strict C decode of ``data`` if accepted (step 3 or 3a), else ``None``."""
+        try:
+            text = self._fast[0][k][0](data)[0]
+        except UnicodeDecodeError:
+            return None
+        return self._check(k, data, text)
+
+    def _split(self, data, prefix, stop):
+        """Step 3b: the standard's text of ``data``, whose exact first stage stopped at ``stop``.
+
+        ``prefix`` is that stage's text of ``data[:stop]``. Each window from a rejected unit to
+        just after the next boundary byte goes to the last stage, the bytes after it to the
+        first stage again; after ``_MAX_SPLITS`` windows the last stage takes the rest.
+        ``None`` when a window or the rest is not accepted by the last stage.
+        """
+        stages, _, _, _, search = self._fast[:5]
+        first = stages[0][0]
+        last = len(stages) - 1
+        view = memoryview(data)
+        n = len(data)
+        out = [prefix]
+        pos = stop
+        for _ in range(_MAX_SPLITS):
+            m = search(data, pos)
+            end = n if m is None else m.end()
+            text = self._stage_text(last, data[pos:end])
+            if text is None:
+                return None
+            out.append(text)
+            if end >= n:
+                return "".join(out)
+            _local.stop = None
+            out.append(first(view[end:], STOP)[0])
+            if _local.stop is None:
+                return "".join(out)
+            pos = end + _local.stop
+        text = self._stage_text(last, data[pos:])
+        if text is None:
+            return None
+        out.append(text)
+        return "".join(out)
 
     def _fix(self, text):
         """Apply the last stage's fix-ups."""
