@@ -15,7 +15,9 @@ exhaustively: every 1- and 2-byte sequence, and every longer sequence whose pref
 codec reports as "incomplete" (the 4-byte gb18030 and the 0x8F-prefixed 3-byte EUC-JP
 sequences). The Encoding Standard side is our pure-Python reference decoder
 (``onemail.text._codecs.*``) run on the tables built here. Why this proves the fast path
-exact is argued in ``onemail/text/_codecs/_cjk.py``.
+exact is argued in ``onemail/text/_codecs/_cjk.py``. For the encodings of ``BYTE_SCAN`` it
+also holds the C codec's unit length by first byte and each disagreeing unit with its C
+text and standard text (step 3a there: the units are looked for in the input bytes).
 """
 
 from __future__ import annotations
