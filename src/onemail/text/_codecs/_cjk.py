@@ -351,6 +351,7 @@ class CjkCodec(Codec):
         _, units, _, in_text = scan
         if found:
             cdecode = self._fast[0][k][0]
+            view = memoryview(data)  # slices without copies
             found.sort()
             out = []
             pos = 0
@@ -360,11 +361,11 @@ class CjkCodec(Codec):
                     if r is None or p < pos:
                         return None
                     if pos < p:
-                        out.append(cdecode(data[pos:p])[0])
+                        out.append(cdecode(view[pos:p])[0])
                     out.append(r)
                     pos = p + len(u)
                 if pos < len(data):
-                    out.append(cdecode(data[pos:])[0])
+                    out.append(cdecode(view[pos:])[0])
             except UnicodeDecodeError:
                 return None
             text = "".join(out)
