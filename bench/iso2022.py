@@ -9,20 +9,16 @@ Run: ``python bench/iso2022.py``.
 from __future__ import annotations
 
 import time
+from functools import partial
+
+import _timing
 
 from onemail.text import for_label
 
 LINE = "日本語のテキストをエンコードします。漢字とかなの混じった長い行が続きます abc 123\r\n"
 
-
-def best(fn, arg, repeat: int = 9) -> float:
-    """Return the best wall time of ``repeat`` calls of ``fn(arg)`` in seconds."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn(arg)
-        times.append(time.perf_counter() - t)
-    return min(times)
+# this script times wall clock, the best of 9 calls
+best = partial(_timing.best, repeat=9, clock=time.perf_counter)
 
 
 def main() -> None:

@@ -18,9 +18,10 @@ Run: ``python bench/rfc2047.py``. Needs the corpus; installs nothing.
 from __future__ import annotations
 
 import sys
-import time
 from email.header import decode_header, make_header
 from pathlib import Path
+
+from _timing import best
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -45,15 +46,6 @@ def _onemail(values: list[bytes]) -> int:
     for v in values:
         decode_text(v, "windows-1252", issues)
     return len(issues)
-
-
-def best(fn, arg, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn(arg)
-        times.append(time.process_time() - t)
-    return min(times)
 
 
 def main() -> int:

@@ -10,6 +10,9 @@ Run: ``python bench/utf7.py``.
 from __future__ import annotations
 
 import time
+from functools import partial
+
+import _timing
 
 from onemail.text import for_label
 
@@ -22,15 +25,8 @@ LATIN = ("Sehr geehrte Damen und Herren, vielen Dank für Ihre Nachricht vom let
 CJK = ("日本語のテキストをエンコードします。中文文本，한국어 텍스트도 포함합니다。\r\n"
        "漢字とかなの混じった長い行が続きます、郵便番号〒100-0001。\r\n")
 
-
-def best(fn, arg, repeat: int = 15) -> float:
-    """Return the best wall time of ``repeat`` calls of ``fn(arg)`` in seconds."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn(arg)
-        times.append(time.perf_counter() - t)
-    return min(times)
+# this script times wall clock, the best of 15 calls
+best = partial(_timing.best, repeat=15, clock=time.perf_counter)
 
 
 def main() -> None:
