@@ -415,12 +415,24 @@ class _Decoder:
                 texts = []
                 for seg, at in plain:
                     if issues is not None:
-                        first = next(k for k, b in enumerate(seg) if b >= 0x80)
-                        last = len(seg) - 1 - next(k for k, b in enumerate(reversed(seg)) if b >= 0x80)
-                        issues.append(TextIssue(_K_RAW, at + first, last - first + 1))
+                        first, end = high_byte_span(seg)
+                        issues.append(TextIssue(_K_RAW, at + first, end - first))
                     texts.append(self.fb.decode(seg, issues, at))
             out = [texts[p] if type(p) is int else p for p in out]
         return "".join(out)
+
+
+def high_byte_span(data: bytes) -> tuple[int, int]:
+    """Return ``(start, end)``: from the first to just after the last byte >= 0x80 of ``data``.
+
+    The span an ``AmbiguousRaw8Bit`` issue covers (T51); ``data`` must hold such a byte.
+    """
+    start = _HIGH_BYTE.search(data).start()
+    end = len(data) - _HIGH_BYTE.search(data[::-1]).start()
+    return start, end
+
+
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 
 
 def _has_ws(field: bytes) -> bool:

@@ -237,9 +237,8 @@ def _decode_raw(raw: bytes, fallback: Charset, found: list[TextIssue], offset: i
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
-    first = next(k for k, b in enumerate(raw) if b >= 0x80)
-    last = len(raw) - next(k for k, b in enumerate(reversed(raw)) if b >= 0x80)
-    local = [TextIssue(IssueKind.AMBIGUOUS_RAW_8BIT, first, last - first)]
+    first, end = rfc2047.high_byte_span(raw)
+    local = [TextIssue(IssueKind.AMBIGUOUS_RAW_8BIT, first, end - first)]
     text = fallback.decode(raw, local, 0)
     _map_issues(local, spans, found, offset)
     return text, fallback.name
