@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import encodings
+import functools
 
 from .issues import TextIssue
 
@@ -27,6 +28,7 @@ def _norm(name: str) -> str:
     return encodings.normalize_encoding(name.lower())
 
 
+@functools.cache  # the names never change: built on the first look-up, not on every new name
 def _names() -> dict[str, object]:
     from . import charsets
 
