@@ -52,3 +52,19 @@ def test_repair_leaves_clean_utf8_alone(text):
     d = detect(text.encode("utf-8"))
     if d.charset == "utf-8" and d.confidence == 100:
         assert repair(text).text == text
+
+
+_PAGES = ["utf-8", "windows-1252", "latin-1", "cp1251", "cp1250", "mac_roman", "cp437", "gbk",
+          "shift_jis", "euc-kr", "big5"]
+mojibake = st.tuples(mixed_text, st.sampled_from(_PAGES), st.sampled_from(_PAGES)).map(
+    lambda t: t[0].encode(t[1], "ignore").decode(t[2], "replace"))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(mixed_text, mojibake))
+def test_repair_possible_is_false_only_when_repair_changes_nothing(text):
+    """D14: detect's cheap pre-check may say True in vain, never False for a repairable text."""
+    from onemail.detect.repair import repair_possible
+
+    if repair(text).steps:
+        assert repair_possible(text)

@@ -279,3 +279,26 @@ def test_cjk_reading_dominated_by_half_width_katakana_is_refused():
     """D31: Hebrew UTF-8 read as windows-1252 with bytes lost is not Shift_JIS "ﾗｩﾗ慵勉"."""
     r = repair("\xd7\xa9\xd7\u0153\xd7\u2022\xd7 \xd7\xa2\xd7\u2022\xd7\u0153\xd7")
     assert r == Repair("\u05e9\u05dc\u05d5\xd7 \u05e2\u05d5\u05dc\xd7", (("windows-1252", "utf-8"),))
+
+
+def test_repair_possible_misses_no_corpus_repair():
+    """D14: over every text of the mojibake corpus (synthetic chains, originals, ftfy's cases),
+    a text repair changes is one repair_possible lets through (3 395 texts)."""
+    import json
+
+    from paths import CORPUS
+
+    from onemail.detect.repair import repair_possible
+
+    base = CORPUS / "mojibake"
+    texts = []
+    with open(base / "synthetic.jsonl", encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            texts += [row["mojibake"], row["original"]]
+    for name in ("in-the-wild", "negative", "synthetic", "known-failures", "language-names"):
+        for case in json.loads((base / "ftfy-cases" / f"{name}.json").read_text(encoding="utf-8")):
+            texts += [case[k] for k in ("original", "fixed", "fixed-encoding") if k in case]
+    assert len(texts) > 3000
+    missed = [t for t in texts if repair(t).steps and not repair_possible(t)]
+    assert missed == []

@@ -399,6 +399,7 @@ CONSISTENT = 0.8
 
 _good_sets: list[frozenset[str]] = []
 _NON_ASCII = re.compile("[^\x00-\x7f]")
+_LETTER_LIKE = re.compile("[^\\W\\d_\x00-\x7f]")
 
 
 def _consistent(text: str) -> bool:
@@ -409,14 +410,20 @@ def _consistent(text: str) -> bool:
 
         _good_sets.extend(frozenset(ch for ch, n in common.items() if n >= GOOD)
                           for common in language_letters().values())
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
+    # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
+    if len(_LETTER_LIKE.findall(text)) * 3 < n_high * 2:
+        return False
     high = _NON_ASCII.findall(text)
-    letters = Counter(ch.lower() for ch in high if ch.isalpha())
+    letters = Counter(map(str.lower, filter(str.isalpha, high)))
     total = sum(letters.values())
     if total * 3 < len(high) * 2:
         return False
     if not total:
         return True
-    best = max(sum(n for ch, n in letters.items() if ch in good) for good in _good_sets)
+    keys = letters.keys()
+    best = max(sum(map(letters.__getitem__, good.intersection(keys))) for good in _good_sets)
     return best >= CONSISTENT * total
 
 
@@ -708,8 +715,43 @@ def _round(current, base, group, counts, segments):
 _TWO_PAIRS = re.compile(rb"[\x81-\xfe][\x40-\xfe][\x81-\xfe][\x40-\xfe]")
 # (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
 # 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
-_RUN_HINT = re.compile("[^\x00-\x7f]{2}|[\u00c2\u00c3\u00c5\u00d0\u00e2\u00e3\u0100\u0110"
-                       "\u0139\u0160\u0413] |[\u00c2\u00c3]\\?")
+_run_starts: dict[str | None, re.Pattern] = {}
+
+
+def _run_hint(page: str | None = None) -> re.Pattern:
+    """Compile the pattern every piecewise UTF-8 run of ``_segment_re(page)`` starts with (any
+    segment page's when ``page`` is None): the page's character for a lead byte (0xC2..0xF4)
+    followed by its character for a continuation byte (0x80..0xBF) or U+FFFD, one of the leads
+    a space may follow (a lost no-break space, D13 and D18), or one of the leads a ``?`` may
+    follow (a lost byte: not after the leads 0xC4..0xDF). East Asian text and most alphabetic
+    text have no such pair, so their runs are not looked for with the full patterns."""
+    if not _run_starts:
+        def chars(pages, byte_values, extra=""):
+            found = {c for pg in pages for b in byte_values if (c := _decode(bytes((b,)), pg))}
+            return "[" + "".join(re.escape(c) for c in sorted(found)) + extra + "]"
+
+        pairs, spaces, losts = [], set(), set()
+        for pg in _SEGMENT_PAGES:
+            space = chars((pg,), (0xC2, 0xC5, 0xD0) if pg in _SPACE_PAGES else ())
+            if pg in ("windows-1252", "iso-8859-1"):
+                space = space[:-1] + "\u00e2\u00e3\u00c3]"
+            elif pg == "windows-1251":
+                space = space[:-1] + "\u0413]"
+            lost = chars((pg,), (0xC2, 0xC3, *range(0xE0, 0xF5)))
+            alts = [chars((pg,), range(0xC2, 0xF5)) + chars((pg,), range(0x80, 0xC0), "\ufffd"),
+                    lost + "\\?"]
+            if space != "[]":
+                alts.append(space + " ")
+                spaces.add(space[1:-1])
+            _run_starts[pg] = re.compile("|".join(alts))
+            pairs.append(alts[0])
+            losts.add(lost[1:-1])
+        # (one class each for the space and "?" alternatives: fewer branches, a faster scan)
+        _run_starts[None] = re.compile("|".join(
+            [*pairs, "[" + "".join(sorted(spaces)) + "] ", "[" + "".join(sorted(losts)) + "]\\?"]))
+    return _run_starts[page]
+
+
 _EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 
 
@@ -725,13 +767,14 @@ def repair_possible(text: str) -> bool:
     east = _EAST.search(text) is not None
     counts = classify(text) if east else None
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
-    runs_possible = _RUN_HINT.search(text) is not None
+    runs_possible = _run_hint().search(text) is not None
     for wrong in WRONG:
         if wrong in _CJK_PAGES and not east:
             continue
-        if wrong in UTF8_ONLY and not (runs_possible and _enough_runs(text, wrong)):
+        page_runs = runs_possible and wrong in _SEGMENT_PAGES and _run_hint(wrong).search(text)
+        if wrong in UTF8_ONLY and not (page_runs and _enough_runs(text, wrong)):
             continue
-        if runs_possible and wrong in _SEGMENT_PAGES and _segment_re(wrong).search(text):
+        if page_runs and _segment_re(wrong).search(text):
             return True  # a piecewise UTF-8 reading may apply
         data = _encode(text, wrong)
         if data is None or data.isascii():
@@ -739,6 +782,11 @@ def repair_possible(text: str) -> bool:
         two_pairs = _TWO_PAIRS.search(data) is not None
         for right in RIGHT:
             if right == wrong or (wrong in UTF8_ONLY and right != "utf-8"):
+                continue
+            if wrong == "windows-1252" and right == "iso-8859-1":
+                # only windows-1252's characters for 0x80..0x9F change, each into a C1
+                # control: noise, rare, never a word and still a continuation character of
+                # the signatures, so no score rises (the 4-point margin is never passed)
                 continue
             if right in _CJK_PAGES:
                 if not two_pairs:
