@@ -48,10 +48,10 @@ def _setup_paths() -> None:
             sys.path.insert(0, p)
 
 
-def run_fold(job: tuple[int, int, list[tuple[str, str]]]) -> tuple[dict, list]:
+def run_fold(job: tuple[int, int, list[tuple[str, str]], str | None]) -> tuple[dict, list]:
     """Train without fold ``fold`` and answer its files; return ``({(corpus, mode): (right,
     total)}, [(corpus, mode, path, answer)])``."""
-    fold, k, overrides = job
+    fold, k, overrides, hook = job
     _setup_paths()
     import train_detect
 
@@ -67,6 +67,7 @@ def run_fold(job: tuple[int, int, list[tuple[str, str]]]) -> tuple[dict, list]:
     tables.LANGUAGES = train_detect.train()
     tables.ONE_LETTER_WORDS = train_detect.one_letter_words()
     tables.PAGE_LANGUAGES = train_detect.page_languages()
+    tables.CONTEXTS = train_detect.contexts()
     for name, value in overrides:
         for module in ("onemail.detect.langmodel", "onemail.detect.detect"):
             mod = importlib.import_module(module)
@@ -75,6 +76,8 @@ def run_fold(job: tuple[int, int, list[tuple[str, str]]]) -> tuple[dict, list]:
                 break
         else:
             raise SystemExit(f"--set: no constant {name}")
+    if hook:  # an experiment: runs after training, with train_detect in scope
+        exec(compile(Path(hook).read_text(encoding="utf-8"), hook, "exec"), {"train_detect": train_detect})
     from onemail.detect import detect, looks_binary
 
     bench = importlib.import_module("detect")  # bench/detect.py: the same loading and judging
@@ -115,9 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--failures", action="store_true", help="list the wrong answers")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a constant of onemail.detect.langmodel / .detect")
+    ap.add_argument("--hook", metavar="FILE", help="Python run in each fold after training (experiments)")
     args = ap.parse_args(argv)
     overrides = [tuple(s.split("=", 1)) for s in args.set]
-    jobs = [(fold, args.k, overrides) for fold in range(args.k)]
+    jobs = [(fold, args.k, overrides, args.hook) for fold in range(args.k)]
     workers = min(args.k, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2)
     # one process per fold: the model is built once per process and cached
     with multiprocessing.get_context("spawn").Pool(workers, maxtasksperchild=1) as pool:

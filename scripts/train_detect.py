@@ -54,27 +54,33 @@ LOCALES = {
 }
 
 
-def texts():
-    """Yield ``(language, text)`` for every distinct text of the visible corpora."""
-    seen = set()
+def manifest_rows():
+    """Yield ``(corpus folder, MANIFEST.tsv row)`` of the visible corpora, sorted by path."""
     for name in SETS:
         base = CORPUS / name
         with open(base / "MANIFEST.tsv", encoding="utf-8") as f:
             rows = sorted(csv.DictReader(f, delimiter="\t"), key=lambda r: r["path"])
         for r in rows:
-            lang = LOCALES.get(r["language"], r["language"])
-            if not lang or not r["python_codec"] or lang in SKIP:
-                continue
-            try:
-                text = (base / r["path"]).read_bytes().decode(r["python_codec"])
-            except UnicodeDecodeError:
-                continue
-            text = text.lstrip("\ufeff")
-            key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
-            if key in seen:
-                continue
-            seen.add(key)
-            yield lang, text
+            yield base, r
+
+
+def texts():
+    """Yield ``(language, text)`` for every distinct text of the visible corpora."""
+    seen = set()
+    for base, r in manifest_rows():
+        lang = LOCALES.get(r["language"], r["language"])
+        if not lang or not r["python_codec"] or lang in SKIP:
+            continue
+        try:
+            text = (base / r["path"]).read_bytes().decode(r["python_codec"])
+        except UnicodeDecodeError:
+            continue
+        text = text.lstrip("\ufeff")
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+        if key in seen:
+            continue
+        seen.add(key)
+        yield lang, text
 
 
 #: A non-ASCII Latin letter standing alone as a word this often in the visible texts is a
@@ -118,6 +124,75 @@ def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
     return model
 
 
+#: MANIFEST ``encoding`` names that onemail spells otherwise.
+_MANIFEST_LABELS = {"mac-roman": "macintosh", "mac-cyrillic": "x-mac-cyrillic"}
+
+
+def page_languages() -> dict[str, dict[str, int]]:
+    """Return ``{single-byte page: {language: files}}``: how many files of the visible corpora
+    write each language in each single-byte page (MANIFEST ``encoding`` resolved as
+    :func:`onemail.text.for_label` does, ``iso-8859-1`` counting for both the WHATWG
+    ``windows-1252`` and the design's ``iso-8859-1`` candidate)."""
+    sys.path.insert(0, str(REPO / "src"))
+    from onemail.detect.langmodel import SINGLE_BYTE
+    from onemail.text import for_label
+
+    pages: dict[str, Counter] = defaultdict(Counter)
+    for _base, r in manifest_rows():
+        lang = LOCALES.get(r["language"], r["language"])
+        cs = for_label(_MANIFEST_LABELS.get(r["encoding"], r["encoding"]))
+        if not lang or cs is None:
+            continue
+        for page in {cs.key, r["encoding"]} & set(SINGLE_BYTE):
+            pages[page][lang] += 1
+    return {page: dict(sorted(pages[page].items())) for page in SINGLE_BYTE if page in pages}
+
+
+#: Neighbour classes of the context model: an ASCII letter (case-folded), "_" for anything else
+#: (space, punctuation, digit, start or end), "H" for a non-ASCII letter.
+CONTEXT_CLASSES = "abcdefghijklmnopqrstuvwxyz_H"
+#: A letter's neighbours are kept when the letter occurs at least this often in the language.
+MIN_CONTEXT = 20
+
+
+def _neighbour(ch: str) -> int:
+    if ch.isascii():
+        return CONTEXT_CLASSES.find(ch.lower()) if ch.isalpha() else 26
+    return 27 if ch.isalpha() else 26
+
+
+def contexts() -> dict[str, dict[str, tuple[str, str]]]:
+    """Return ``{language: {letter: (left neighbour counts, right neighbour counts)}}``, each
+    written as :func:`_pack_counts` does.
+
+    For each non-ASCII letter (case-folded) of a language's texts, how often each class of
+    :data:`CONTEXT_CLASSES` stands right before and right after it (``ľ`` follows ``e`` and
+    precedes ``o`` in Slovak ``oddeľovač``; Portuguese ``ã`` is followed by ``o``, hardly ever by
+    ``r`` as Romanian ``ă`` in ``numărul``)."""
+    left: dict = defaultdict(lambda: defaultdict(lambda: [0] * len(CONTEXT_CLASSES)))
+    right: dict = defaultdict(lambda: defaultdict(lambda: [0] * len(CONTEXT_CLASSES)))
+    for lang, text in texts():
+        last = len(text) - 1
+        for i, ch in enumerate(text):
+            if ch.isascii() or not ch.isalpha() or ord(ch) >= 0x2E80:
+                continue
+            c = ch.lower() if len(ch.lower()) == 1 else ch
+            left[lang][c][_neighbour(text[i - 1]) if i else 26] += 1
+            right[lang][c][_neighbour(text[i + 1]) if i < last else 26] += 1
+    out = {}
+    for lang in sorted(left):
+        kept = {c: (_pack_counts(left[lang][c]), _pack_counts(right[lang][c])) for c in sorted(left[lang])
+                if sum(left[lang][c]) >= MIN_CONTEXT}
+        if kept:
+            out[lang] = kept
+    return out
+
+
+def _pack_counts(counts: list[int]) -> str:
+    """Write counts as ``class`` + ``count`` items (``"a12 _3 H40"``), zeros left out."""
+    return " ".join(f"{CONTEXT_CLASSES[i]}{n}" for i, n in enumerate(counts) if n)
+
+
 def _lit(s: str) -> str:
     out = []
     for ch in s:
@@ -129,7 +204,7 @@ def _lit(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def render(model, alone: str) -> str:
+def render(model, alone: str, pages: dict[str, dict[str, int]], context) -> str:
     h = hashlib.sha256()
     for name in SETS:
         h.update((CORPUS / name / "MANIFEST.tsv").read_bytes())
@@ -153,6 +228,23 @@ def render(model, alone: str) -> str:
     lines.append("")
     lines.append(f"# Non-ASCII Latin letters used as one-letter words (>= {MIN_ALONE} times).")
     lines.append(f"ONE_LETTER_WORDS = {_lit(alone)}")
+    lines.append("")
+    lines.append(f"# Neighbours of each non-ASCII letter (>= {MIN_CONTEXT} times), counted per class of")
+    lines.append("# CONTEXT_CLASSES before and after it: {language: {letter: (before, after)}}.")
+    lines.append(f"CONTEXT_CLASSES = {_lit(CONTEXT_CLASSES)}")
+    lines.append("CONTEXTS = {")
+    for lang, letters in context.items():
+        lines.append(f"    {lang!r}: {{")
+        for c, (before, after) in letters.items():
+            lines.append(f"        {_lit(c)}: ({_lit(before)}, {_lit(after)}),")
+        lines.append("    },")
+    lines.append("}")
+    lines.append("")
+    lines.append("# Files per language the corpora write in each single-byte page (MANIFEST.tsv labels).")
+    lines.append("PAGE_LANGUAGES = {")
+    for page, langs in pages.items():
+        lines.append(f"    {page!r}: {langs!r},")
+    lines.append("}")
     return "\n".join(lines) + "\n"
 
 
@@ -160,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the committed model is stale")
     args = ap.parse_args(argv)
-    text = render(train(), one_letter_words())
+    text = render(train(), one_letter_words(), page_languages(), contexts())
     if args.check:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
             print(f"stale: {OUT.relative_to(REPO)} (run scripts/train_detect.py)")

@@ -1,0 +1,77 @@
+"""The single-byte language model beyond the design (onemail.detect.langmodel): the page given
+the language, the neighbours of near-ties, the signs of prose."""
+
+from __future__ import annotations
+
+import doctest
+
+from onemail.detect import detect, langmodel
+from onemail.detect._tables.language import CONTEXTS, PAGE_LANGUAGES
+from onemail.text import for_label
+
+
+def _decodes_right(text: str, python_codec: str) -> bool:
+    data = text.encode(python_codec)
+    return for_label(detect(data).charset).decode(data) == text
+
+
+def test_doctests():
+    assert doctest.testmod(langmodel).failed == 0
+
+
+def test_page_languages_come_from_the_manifests():
+    """The trained table counts files per language and page; Croatian is never windows-1257."""
+    assert PAGE_LANGUAGES["windows-1250"]["croatian"] >= 1
+    assert "croatian" not in PAGE_LANGUAGES["windows-1257"]
+    assert "croatian" not in PAGE_LANGUAGES["iso-8859-16"]
+    # the design's ISO-8859-1 files count for the WHATWG windows-1252 as well
+    assert set(PAGE_LANGUAGES["iso-8859-1"]) <= set(PAGE_LANGUAGES["windows-1252"])
+
+
+def test_language_rarely_written_in_a_page_loses_there():
+    """log P(page | language): Slovene has more ISO-8859-2 files than ISO-8859-16 ones, so the
+    Croatian 'miša' (š = 0xB9) is not read as ISO-8859-16 'miča'."""
+    assert _decodes_right("Pritisnite tipku miša", "iso8859_2")
+
+
+def test_near_tie_decided_by_neighbours(monkeypatch):
+    """Slovak 'ľ' (windows-1250 0xBE) is 'ž' in ISO-8859-2: one byte, a near-tie of the letter
+    frequencies; the neighbours (ľ between e and o) decide."""
+    text = "Oddeľovač stĺpcov nie je podporovaný"
+    assert _decodes_right(text, "cp1250")
+    monkeypatch.setattr(langmodel, "CONTEXT_WEIGHT", 0.0)
+    assert detect(text.encode("cp1250")).charset == "iso-8859-2"  # without neighbours: wrong
+
+
+def test_context_ratio_ignores_non_letters_and_unknown_languages():
+    window = "Oddeľovač, „stĺpce“".encode("cp1250")
+    a = langmodel.context_log_likelihood(window, "windows-1250", "slovak")
+    b = langmodel.context_log_likelihood(window, "windows-1250", "no-such-language")
+    assert isinstance(a, float) and isinstance(b, float)
+    assert langmodel.context_log_likelihood(b"plain ascii", "windows-1250", "slovak") == 0.0
+    assert langmodel.context_log_likelihood(b"", "windows-1250", "slovak") == 0.0
+
+
+def test_contexts_table_shape():
+    classes = "abcdefghijklmnopqrstuvwxyz_H"
+    for letters in CONTEXTS.values():
+        for before, after in letters.values():
+            for side in (before, after):
+                for item in side.split():
+                    assert item[0] in classes and int(item[1:]) > 0
+
+
+def test_high_byte_counts_carries_the_window():
+    counts, letters, context = langmodel.high_byte_counts("Grüße aus Köln".encode("cp1252"))
+    assert len(context) == 6 and context[5] == "Grüße aus Köln".encode("cp1252")
+    assert dict(counts) == {0xFC: 1, 0xDF: 1, 0xF6: 1}
+    # a three-item context (no window) is still accepted: no neighbours
+    assert langmodel.rank_single_byte(counts, letters, context[:3])[0][1] == "windows-1252"
+
+
+def test_prose_signs_are_not_letters_of_another_page():
+    """® in Spanish text is a sign, not ISO-8859-16 'ź': the neighbours of a near-tie are read
+    only for bytes both pages make letters ('ź' after 'Acme' must not earn context)."""
+    for text in ("Catálogo Marca® 2024 © Todos los derechos reservados. ¿Qué modelo prefiere?",
+                 "Ofertas: Acme® Pro, Acme® Max, Acme® Mini. Envío gratis."):
+        assert _decodes_right(text, "cp1252"), text
