@@ -20,7 +20,8 @@ def test_doctests():
 
 
 def test_page_languages_come_from_the_manifests():
-    """The trained table counts files per language and page; Croatian is never windows-1257."""
+    """D33: the trained table counts files per language and page; Croatian is never
+    windows-1257."""
     assert PAGE_LANGUAGES["windows-1250"]["croatian"] >= 1
     assert "croatian" not in PAGE_LANGUAGES["windows-1257"]
     assert "croatian" not in PAGE_LANGUAGES["iso-8859-16"]
@@ -29,13 +30,13 @@ def test_page_languages_come_from_the_manifests():
 
 
 def test_language_rarely_written_in_a_page_loses_there():
-    """log P(page | language): Slovene has more ISO-8859-2 files than ISO-8859-16 ones, so the
+    """D33, log P(page | language): Slovene has more ISO-8859-2 files than ISO-8859-16 ones, so the
     Croatian 'miša' (š = 0xB9) is not read as ISO-8859-16 'miča'."""
     assert _decodes_right("Pritisnite tipku miša", "iso8859_2")
 
 
 def test_near_tie_decided_by_neighbours(monkeypatch):
-    """Slovak 'ľ' (windows-1250 0xBE) is 'ž' in ISO-8859-2: one byte, a near-tie of the letter
+    """D34: Slovak 'ľ' (windows-1250 0xBE) is 'ž' in ISO-8859-2: one byte, a near-tie of the letter
     frequencies; the neighbours (ľ between e and o) decide."""
     text = "Oddeľovač stĺpcov nie je podporovaný"
     assert _decodes_right(text, "cp1250")
@@ -70,7 +71,7 @@ def test_high_byte_counts_carries_the_window():
 
 
 def test_prose_signs_are_not_letters_of_another_page():
-    """® in Spanish text is a sign, not ISO-8859-16 'ź': the neighbours of a near-tie are read
+    """D33, D34: ® in Spanish text is a sign, not ISO-8859-16 'ź': the neighbours of a near-tie are read
     only for bytes both pages make letters ('ź' after 'Acme' must not earn context)."""
     for text in ("Catálogo Marca® 2024 © Todos los derechos reservados. ¿Qué modelo prefiere?",
                  "Ofertas: Acme® Pro, Acme® Max, Acme® Mini. Envío gratis."):
