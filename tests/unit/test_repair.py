@@ -232,9 +232,19 @@ def test_repair_possible_sees_the_lossy_runs():
 
     for text in ("x \xc3? y \xc3? z", "Ol\xc3\xa1 \xe2\u0161 \xef\xb8\ufffd aten\xc3\xa7\xc3\xa3o",
                  "\xc5 iaip \xc4\xc6domu, kaip \xc4\xc6sivaizduoji", "Sloven\xc4\ufffdina",
-                 "Hi guys \xed\xa0\xbd\xed\xb8\x8d", "Ti\xdf\u2551\u2510ng Vi\xdf\u2557\xe7t"):
+                 "Hi guys \xed\xa0\xbd\xed\xb8\x8d", "Ti\xdf\u2551\u2510ng Vi\xdf\u2557\xe7t",
+                 # Shift_JIS half-width katakana are one byte each (hostile test: "ｱｲ ｳｴ ｵｶ")
+                 "\xb1\xb2 \xb3\xb4 \xb5\xb6", "\xb1\xa2 \xb1\xa2", "Price \xb1\xa2 \xb1\xa2 ok"):
         assert repair_possible(text), text
     assert not repair_possible("plain caf\xe9 text")
+
+
+def test_repair_possible_rejects_non_text():
+    from onemail.detect.repair import repair_possible
+
+    for bad in (None, b"\xe9", b"abc", 3):
+        with pytest.raises(TypeError, match="text must be str"):
+            repair_possible(bad)
 
 
 def test_three_byte_run_is_a_second_signature():

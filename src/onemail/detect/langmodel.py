@@ -101,6 +101,7 @@ from __future__ import annotations
 import math
 import re
 import struct
+import threading
 from operator import itemgetter, mul
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "good_share", "char_weights"]
@@ -258,11 +259,19 @@ _non_latin_langs: list[str] = []
 _non_latin_idx: list[int] = []
 
 
+#: Guards the lazily built tables: each is filled completely, under the lock, before the value
+#: its builder tests (a list or dict left empty until then) is filled, so that a thread never
+#: reads half a table (threads calling detect for the first time at once).
+_BUILD = threading.RLock()
+
+
 def _non_latin_index() -> list[int]:
     """:func:`_non_latin` as indices into the share table's order."""
     if not _non_latin_idx:
-        names = list(_get()[2])
-        _non_latin_idx.extend(names.index(lang) for lang in _non_latin())
+        with _BUILD:
+            if not _non_latin_idx:
+                names = list(_get()[2])
+                _non_latin_idx.extend([names.index(lang) for lang in _non_latin()])
     return _non_latin_idx
 
 
@@ -271,8 +280,10 @@ def _non_latin() -> list[str]:
     if not _non_latin_langs:
         from ._tables.language import LANGUAGES
 
-        _non_latin_langs.extend(lang for lang, (_s, chars, _f) in LANGUAGES.items()
-                                if chars and chars[0].isalpha() and ord(chars[0]) >= 0x370)
+        with _BUILD:
+            if not _non_latin_langs:
+                _non_latin_langs.extend([lang for lang, (_s, chars, _f) in LANGUAGES.items()
+                                         if chars and chars[0].isalpha() and ord(chars[0]) >= 0x370])
     return _non_latin_langs
 
 
@@ -281,54 +292,64 @@ _rows_cache: list = []
 
 def _page_rows() -> list:
     """Per page, what the bound loop needs: ``(-order, label, has models, upper bounds,
-    non-Latin letter bytes, lower-case bytes, upper-case bytes, languages)``."""
+    non-Latin letter bytes, lower-case bytes, upper-case bytes, languages)``; builds the packed
+    tables on first use (``_rows_cache`` is filled last)."""
     if not _rows_cache:
-        pages = _get()[0]
-        langs_of = _page_langs()
-        interned: dict[bytes, bytes] = {}
-        for order, label in enumerate(SINGLE_BYTE):
-            page = pages[label]
-            # equal byte sets share one object, so that the bound loop counts them once
-            sets = [interned.setdefault(x, x) for x in (page[2], page[4], page[5])]
-            _rows_cache.append((-order, label, bool(page[0]), page[3], *sets, langs_of[label]))
-        _packed_ub.extend(_pack([pages[label][3] for label in SINGLE_BYTE]))
-        for kind, index in (("adjacent", 4), ("before_upper", 5), ("after_lower", 6)):
-            _packed_mix[kind] = [sum(1 << (64 * i) for i, row in enumerate(_rows_cache) if b in row[index])
-                                 for b in range(256)]
-        # a letter right after a digit ("60.000Ä" for "60.000€"); the ordinal indicators and
-        # the micro sign do follow digits
-        _packed_mix["after_digit"] = [
-            sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
-                if b >= 0x80 and table(label)[b].isalpha() and table(label)[b] not in "ªºµ")
-            for b in range(256)]
-        # a Latin letter alone between white space that no visible text uses as a word
-        # ("tekst ë í op" for windows-1252 quotes read as macintosh)
-        from ._tables.language import ONE_LETTER_WORDS
-
-        _packed_mix["alone"] = [
-            sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
-                if b >= 0x80 and "\u00c0" <= table(label)[b] <= "\u024f" and table(label)[b].isalpha()
-                and table(label)[b].lower() not in ONE_LETTER_WORDS.lower())
-            for b in range(256)]
-        tables = [table(label) for label in SINGLE_BYTE]
-        for j, label in enumerate(SINGLE_BYTE):
-            # the earlier pages, each with the set of bytes it reads differently (a 256-bit int)
-            _earlier[label] = [(other, sum(1 << b for b in range(256) if tables[i][b] != tables[j][b]))
-                               for i, other in enumerate(SINGLE_BYTE[:j])]
-        names = list(_get()[2])
-        index = {lang: i for i, lang in enumerate(names)}
-        _lang_names.extend(names)
-        set_no: dict[tuple[str, ...], int] = {}
-        for order, label in enumerate(SINGLE_BYTE):
-            models = pages[label][0]
-            _packed_langs[label] = (_pack([m[1] for m in models]),
-                                    f"<{len(models)}Q", [(index[m[0]], m[4], m[5]) for m in models])
-            langs = langs_of[label]
-            if langs not in set_no:
-                set_no[langs] = len(_lang_sets)
-                _lang_sets.append(tuple(index[lang] for lang in langs))
-            _bound_rows.append((-order, label, set_no[langs]))
+        with _BUILD:
+            if not _rows_cache:
+                _build_rows()
     return _rows_cache
+
+
+def _build_rows() -> None:
+    """Fill the packed tables of :func:`_page_rows` (under ``_BUILD``)."""
+    pages = _get()[0]
+    langs_of = _page_langs()
+    interned: dict[bytes, bytes] = {}
+    rows = []
+    for order, label in enumerate(SINGLE_BYTE):
+        page = pages[label]
+        # equal byte sets share one object, so that the bound loop counts them once
+        sets = [interned.setdefault(x, x) for x in (page[2], page[4], page[5])]
+        rows.append((-order, label, bool(page[0]), page[3], *sets, langs_of[label]))
+    _packed_ub.extend(_pack([pages[label][3] for label in SINGLE_BYTE]))
+    for kind, index in (("adjacent", 4), ("before_upper", 5), ("after_lower", 6)):
+        _packed_mix[kind] = [sum(1 << (64 * i) for i, row in enumerate(rows) if b in row[index])
+                             for b in range(256)]
+    # a letter right after a digit ("60.000Ä" for "60.000€"); the ordinal indicators and
+    # the micro sign do follow digits
+    _packed_mix["after_digit"] = [
+        sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
+            if b >= 0x80 and table(label)[b].isalpha() and table(label)[b] not in "ªºµ")
+        for b in range(256)]
+    # a Latin letter alone between white space that no visible text uses as a word
+    # ("tekst ë í op" for windows-1252 quotes read as macintosh)
+    from ._tables.language import ONE_LETTER_WORDS
+
+    _packed_mix["alone"] = [
+        sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
+            if b >= 0x80 and "\u00c0" <= table(label)[b] <= "\u024f" and table(label)[b].isalpha()
+            and table(label)[b].lower() not in ONE_LETTER_WORDS.lower())
+        for b in range(256)]
+    tables = [table(label) for label in SINGLE_BYTE]
+    for j, label in enumerate(SINGLE_BYTE):
+        # the earlier pages, each with the set of bytes it reads differently (a 256-bit int)
+        _earlier[label] = [(other, sum(1 << b for b in range(256) if tables[i][b] != tables[j][b]))
+                           for i, other in enumerate(SINGLE_BYTE[:j])]
+    names = list(_get()[2])
+    index = {lang: i for i, lang in enumerate(names)}
+    _lang_names.extend(names)
+    set_no: dict[tuple[str, ...], int] = {}
+    for order, label in enumerate(SINGLE_BYTE):
+        models = pages[label][0]
+        _packed_langs[label] = (_pack([m[1] for m in models]),
+                                f"<{len(models)}Q", [(index[m[0]], m[4], m[5]) for m in models])
+        langs = langs_of[label]
+        if langs not in set_no:
+            set_no[langs] = len(_lang_sets)
+            _lang_sets.append(tuple(index[lang] for lang in langs))
+        _bound_rows.append((-order, label, set_no[langs]))
+    _rows_cache.extend(rows)  # last: the tables above are complete
 
 
 #: Languages in the order of the model's share table; language sets of the pages as index
@@ -378,9 +399,11 @@ _langs_of: dict[str, tuple[str, ...]] = {}
 def _page_langs() -> dict[str, tuple[str, ...]]:
     if not _langs_of:
         interned: dict[tuple[str, ...], tuple[str, ...]] = {}
+        built = {}
         for label, page in _get()[0].items():
             langs = tuple(m[0] for m in page[0])
-            _langs_of[label] = interned.setdefault(langs, langs)
+            built[label] = interned.setdefault(langs, langs)
+        _langs_of.update(built)  # one step: no thread sees part of it
     return _langs_of
 
 
@@ -739,13 +762,15 @@ def language_letters() -> dict[str, dict[str, int]]:
     if not _letters_by_lang:
         from ._tables.language import LANGUAGES
 
+        built = {}
         for lang, (_share, chars, freqs) in LANGUAGES.items():
             folded: dict[str, int] = {}
             for ch, n in zip(chars, freqs, strict=True):
                 f = ch.lower() if len(ch.lower()) == 1 else ch
                 folded[f] = folded.get(f, 0) + n
             if folded:
-                _letters_by_lang[lang] = folded
+                built[lang] = folded
+        _letters_by_lang.update(built)  # one step: no thread sees part of it
     return _letters_by_lang
 
 

@@ -408,8 +408,9 @@ def _consistent(text: str) -> bool:
     if not _good_sets:
         from .langmodel import GOOD, language_letters
 
-        _good_sets.extend(frozenset(ch for ch, n in common.items() if n >= GOOD)
-                          for common in language_letters().values())
+        # (one extend of a built list: no thread sees part of it)
+        _good_sets.extend([frozenset(ch for ch, n in common.items() if n >= GOOD)
+                           for common in language_letters().values()])
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
     # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
@@ -711,8 +712,10 @@ def _round(current, base, group, counts, segments):
     return best
 
 
-# two double-byte characters in a row: lead, trail, lead, trail
+# two double-byte characters in a row: lead, trail, lead, trail; Shift_JIS also writes
+# half-width katakana (0xA1..0xDF) in one byte ("\xb1\xb2" is "ｱｲ")
 _TWO_PAIRS = re.compile(rb"[\x81-\xfe][\x40-\xfe][\x81-\xfe][\x40-\xfe]")
+_TWO_SJIS = re.compile(rb"(?:[\x81-\x9f\xe0-\xfc][\x40-\xfc]|[\xa1-\xdf]){2}")
 # (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
 # 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
 _run_starts: dict[str | None, re.Pattern] = {}
@@ -730,6 +733,7 @@ def _run_hint(page: str | None = None) -> re.Pattern:
             found = {c for pg in pages for b in byte_values if (c := _decode(bytes((b,)), pg))}
             return "[" + "".join(re.escape(c) for c in sorted(found)) + extra + "]"
 
+        built: dict[str | None, re.Pattern] = {}
         pairs, spaces, losts = [], set(), set()
         for pg in _SEGMENT_PAGES:
             space = chars((pg,), (0xC2, 0xC5, 0xD0) if pg in _SPACE_PAGES else ())
@@ -743,12 +747,13 @@ def _run_hint(page: str | None = None) -> re.Pattern:
             if space != "[]":
                 alts.append(space + " ")
                 spaces.add(space[1:-1])
-            _run_starts[pg] = re.compile("|".join(alts))
+            built[pg] = re.compile("|".join(alts))
             pairs.append(alts[0])
             losts.add(lost[1:-1])
         # (one class each for the space and "?" alternatives: fewer branches, a faster scan)
-        _run_starts[None] = re.compile("|".join(
+        built[None] = re.compile("|".join(
             [*pairs, "[" + "".join(sorted(spaces)) + "] ", "[" + "".join(sorted(losts)) + "]\\?"]))
+        _run_starts.update(built)  # one step: no thread sees part of it
     return _run_starts[page]
 
 
@@ -761,7 +766,11 @@ def repair_possible(text: str) -> bool:
     Checks only conditions every first-round step needs: a whole-text encode and decode with
     zero errors (C codecs, no scoring), or a piecewise UTF-8 run. Used by
     :func:`onemail.detect.detect` to keep the mojibake check of UTF-8 input cheap (D14).
+
+    :raises TypeError: ``text`` is not a ``str``.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
     if text.isascii():
         return False
     east = _EAST.search(text) is not None
@@ -780,6 +789,7 @@ def repair_possible(text: str) -> bool:
         if data is None or data.isascii():
             continue
         two_pairs = _TWO_PAIRS.search(data) is not None
+        two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
         for right in RIGHT:
             if right == wrong or (wrong in UTF8_ONLY and right != "utf-8"):
                 continue
@@ -789,7 +799,7 @@ def repair_possible(text: str) -> bool:
                 # the signatures, so no score rises (the 4-point margin is never passed)
                 continue
             if right in _CJK_PAGES:
-                if not two_pairs:
+                if not (two_sjis if right == "shift_jis" else two_pairs):
                     continue  # no run of two double-byte characters can come out (_east_ok)
                 if wrong in _CJK_PAGES and not (counts.han and counts.common * 2 < counts.han):
                     continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
