@@ -64,10 +64,27 @@ def test_contexts_table_shape():
 
 def test_high_byte_counts_carries_the_window():
     counts, letters, context = langmodel.high_byte_counts("Grüße aus Köln".encode("cp1252"))
-    assert len(context) == 6 and context[5] == "Grüße aus Köln".encode("cp1252")
+    # the window starts one byte before the first high byte; then the line-local ASCII letters
+    assert len(context) == 7 and context[5] == "rüße aus Köln".encode("cp1252")
+    assert context[6] == letters == 9
     assert dict(counts) == {0xFC: 1, 0xDF: 1, 0xF6: 1}
     # a three-item context (no window) is still accepted: no neighbours
     assert langmodel.rank_single_byte(counts, letters, context[:3])[0][1] == "windows-1252"
+
+
+def test_preamble_and_quote_lines_are_not_the_text():
+    """D32 (hostile test): an ASCII preamble holds no neighbours; English lines before Russian
+    do not count against the share of Cyrillic letters; dense accents are not diluted."""
+    head = b"<html><head><title>x</title></head><body>\n" * 60
+    assert detect(head + b" Gr\xfc\xdfe aus K\xf6ln").charset == "windows-1252"
+    text = "Здравствуйте! Спасибо за быстрый ответ."
+    data = b"Hello, see below.\n" * 30 + text.encode("cp1251")
+    assert for_label(detect(data).charset).decode(data).endswith(text)
+    dense = ("Le cœur déçu mais l'âme plutôt naïve, Louÿs rêva de crapaüter en canoë au delà des îles.\n"
+             * 100).encode("cp1252")
+    assert detect(dense).charset == "windows-1252"
+    _, _, context = langmodel.high_byte_counts(b"Hello there.\nGr\xfc\xdfe\n")
+    assert context[6] == 3  # "Gre": the English line is left out
 
 
 def test_prose_signs_are_not_letters_of_another_page():

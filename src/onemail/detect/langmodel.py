@@ -88,7 +88,9 @@ Thresholds and their measurements (single-byte files of the visible corpora ``de
   every visible language, mojibake characters (``Ã``, ``¼``, ``Ð`` in windows-1252 readings
   of UTF-8 or GBK) below it.
 * ``LOCAL_ASCII_RUN = 1024``: ASCII stretches of 1024 bytes or more without a high byte are
-  left out of the share term (D32); 256 or 512 lose one visible file in three modes.
+  left out of the share term (D32); 256 or 512 lose one visible file in three modes (and
+  cross-validated 3-4 whole files). For non-Latin alphabets only ASCII letters on lines that
+  hold a high byte count (D32; cross-validated 4 538 -> 4 540).
 * ``MAX_HIGH_BYTES = 2048``: counting up to 65 536 changes no answer on the visible corpora
   and costs three times as much on large files.
 * Letter-pair (bigram) models over all bytes were tried: +1 file at 30 % more time, not
@@ -420,23 +422,49 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
     The first list counts the bytes >= 0x80 (the first ``MAX_HIGH_BYTES`` of them), then the
     ASCII letters of the same stretch, then ``(high bytes with an ASCII letter beside them,
     high bytes before an upper-case ASCII letter, high bytes after a lower-case one, high bytes
-    after an ASCII digit, high bytes alone between white space, the first ``ADJACENT_BYTES``
-    of ``data`` for the neighbours of near-ties)``.
+    after an ASCII digit, high bytes alone between white space, ``ADJACENT_BYTES`` of ``data``
+    from the byte before the first high byte (the contexts above are read there, and the
+    neighbours of near-ties), the ASCII letters on lines that hold a high byte)``.
     """
     data = data[:WINDOW_BYTES]
     hb = data.translate(None, _ASCII)
     if len(hb) > MAX_HIGH_BYTES:
         hb = hb[:MAX_HIGH_BYTES]
-        data = data[: MAX_HIGH_BYTES * 4]
+        # the letters and contexts of the same stretch: up to the last high byte counted
+        data = data[:_end_of_high(data, MAX_HIGH_BYTES)]
     letters = len(data) - len(data.translate(None, _LETTERS))
+    line_letters = letters
+    if hb and letters:
+        # the ASCII letters on lines that hold a high byte (for non-Latin alphabets, D32)
+        local = _ASCII_LINE.sub(b"", data)
+        line_letters = len(local) - len(local.translate(None, _LETTERS))
     if hb and letters > LOCAL_ASCII_RUN:
         # Only ASCII near the text counts for the share: an ASCII stretch of LOCAL_ASCII_RUN
         # bytes or more without a high byte (an English disclaimer, markup) is another text.
         local = b"".join(_LONG_ASCII.split(data))
         letters = len(local) - len(local.translate(None, _LETTERS))
     # (bytes.count per distinct byte: twice as fast as a Counter on these lengths)
-    window = data[:ADJACENT_BYTES]
-    return [(b, hb.count(b)) for b in set(hb)], letters, (*_context(window), window)
+    # the neighbours are read from the byte before the first high byte: an ASCII preamble (an
+    # HTML head, a disclaimer) holds none
+    start = max(0, _HIGH_BYTE.search(data).start() - 1) if hb else 0
+    window = data[start:start + ADJACENT_BYTES]
+    return [(b, hb.count(b)) for b in set(hb)], letters, (*_context(window), window, line_letters)
+
+
+def _end_of_high(data: bytes, n: int) -> int:
+    """Return the offset just after the ``n``-th byte >= 0x80 of ``data`` (``len(data)`` if
+    fewer): counted per 1 KiB in C, then matched in the one KiB that holds it."""
+    seen = 0
+    for start in range(0, len(data), 1024):
+        chunk = data[start:start + 1024]
+        k = len(chunk.translate(None, _HIGH_BYTES_ONLY))
+        if seen + k >= n:
+            for m in _HIGH_BYTE.finditer(chunk):
+                seen += 1
+                if seen == n:
+                    return start + m.end()
+        seen += k
+    return len(data)
 
 
 def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
@@ -475,6 +503,8 @@ _DIGIT_MASK = bytes(0xFF if 0x30 <= b <= 0x39 else 0 for b in range(256))
 
 
 _ASCII = bytes(range(128))
+#: A line without a high byte (the look-behind: only where a line starts).
+_ASCII_LINE = re.compile(rb"(?<![^\n])[\x00-\x09\x0b-\x7f]*(?:\n|\Z)")
 #: ASCII stretches at least this long hold no evidence about the share of non-ASCII letters
 #: (D32: a Russian paragraph before 2 KB of English disclaimer read as windows-1258 without
 #: this). 1024 changes no answer on the visible corpora in any mode; 256 and 512 lose 1 file
@@ -514,7 +544,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         ASCII letters, Latin ones do, and case does not change inside a word; a letter does not
         follow a digit; a Latin letter alone between spaces is a word the visible texts use
         (``ONE_LETTER_WORDS``). A 3-tuple (the first three contexts) is accepted; without
-        the sixth item (the bytes themselves) near-ties are not decided by neighbours.
+        the sixth item (the bytes themselves) near-ties are not decided by neighbours, without
+        the seventh every ASCII letter counts for non-Latin alphabets too.
     """
     high = sum(n for _, n in counts) or 1
     counts = sorted(counts, key=lambda bn: -bn[1])
@@ -527,6 +558,13 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         # share is lowered by the English and markup around the visible texts)
         for i in _non_latin_index():
             share_term[i] = 0.0
+    elif adjacent and len(adjacent) > 6 and adjacent[6] < ascii_letters:
+        # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
+        # text (an English quote, markup): only those on the text's own lines count (D32)
+        shares = list(_get()[2].values())
+        for i in _non_latin_index():
+            log_s, log_not_s = shares[i]
+            share_term[i] = high * log_s + adjacent[6] * log_not_s
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
@@ -544,6 +582,12 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             mixed_total += sum(map(mul, map(context.count, distinct),
                                    map(_packed_mix[kind].__getitem__, distinct)))
     mixes = _unpack(mixed_total, _UB_FMT, len(rows)) if mixed_total else (0,) * len(rows)
+    if window and mixed_total:
+        # the contexts were read in the window, the counts in up to MAX_HIGH_BYTES high bytes:
+        # the costs are scaled to the counts (dense text would otherwise dilute them)
+        in_window = len(window.translate(None, _HIGH_BYTES_ONLY))
+        if in_window and in_window < high:
+            mixes = [m * high / in_window for m in mixes]
     # the best share term of each language set (pages share sets)
     tops = [max(map(share_term.__getitem__, langs)) if langs else 0.0 for langs in _lang_sets]
     scale = -1.0 / _SCALE
@@ -644,6 +688,7 @@ def _by_context(exact: list, window: bytes, bs: list[int], pick, share_term: lis
 
 _context_cache: dict = {}
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+_HIGH_BYTES_ONLY = bytes(range(0x80))  # deleting these leaves the high bytes
 
 
 def context_log_likelihood(window: bytes, label: str, lang: str, only: bytes | None = None) -> float:
