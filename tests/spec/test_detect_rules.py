@@ -154,6 +154,21 @@ def test_utf8_rule_needs_zero_errors():
     assert detect("café".encode() + b"\xff").charset != "utf-8"
 
 
+def test_cut_short_last_character_keeps_the_utf8_rule():
+    """D15: a prefix that ends inside a UTF-8 character is still UTF-8."""
+    for data in (b"Gr\xc3\xbc\xc3", b"x \xe2\x80", b"abc\xf0\x9f\x98", "Grüße".encode()[:-1] + b"\xc3"):
+        assert detect(data).charset == "utf-8", data
+
+
+def test_lone_lead_byte_at_the_end_is_no_utf8_evidence():
+    """D15 (hostile test): 'José' in windows-1252 ends in 0xE9, a UTF-8 lead; with nothing
+    non-ASCII before it the candidates decide, and the name decodes right."""
+    for data in (b"Jos\xe9", b"Merci, caf\xe9", b"Ol\xe1"):
+        found = detect(data)
+        assert found.charset == "windows-1252", data
+        assert "\ufffd" not in data.decode("cp1252")
+
+
 def test_mojibake_file_is_utf8():
     """A mojibake file is valid UTF-8 of garbage; the rule keeps it UTF-8 (spec "The UTF-8 rule")."""
     assert detect("FÃ¶rstÃ¥r".encode()).charset == "utf-8"

@@ -462,8 +462,11 @@ def detect(data) -> Detection:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if exc.end == len(data) and exc.reason == "unexpected end of data":
-            # a last character cut short (a prefix, a truncated file) is no evidence (D15)
+        if (exc.end == len(data) and exc.reason == "unexpected end of data"
+                and (exc.end - exc.start > 1 or not data.isascii() and not data[:exc.start].isascii())):
+            # a last character cut short (a prefix, a truncated file) is no evidence against
+            # UTF-8 (D15); a lone lead byte at the end with nothing non-ASCII before it is no
+            # evidence for it either ("Jos\xe9" is windows-1252): the candidates decide
             return _utf8(data)
         declared = _declared(data)
         if declared is not None:
