@@ -776,18 +776,24 @@ def _context_tables(label: str, lang: str) -> list:
 
     t = table(label)
     mine = langs.get(lang, {})
+    # per letter of the language (shared by every page that makes the letter: pages cost 128
+    # look-ups, not 128 x 56 logarithms)
+    letters = _context_cache.setdefault(("letters", lang), {})
     rows: list = [None] * 256
     for b in range(0x80, 0x100):
         ch = t[b]
         if not ch.isalpha():
             continue
         c = ch.lower() if len(ch.lower()) == 1 else ch
-        everyone, own = pooled.get(c), mine.get(c)
-        # relative to all letters' neighbours (a ratio, not a probability): readings that make
-        # more or fewer letters compare
-        rows[b] = tuple([math.log(p / q) for p, q in zip(
-            smooth(own and own[side], smooth(everyone and everyone[side], base[side])), base[side], strict=True)]
-            for side in (0, 1))
+        row = letters.get(c)
+        if row is None:
+            everyone, own = pooled.get(c), mine.get(c)
+            # relative to all letters' neighbours (a ratio, not a probability): readings that
+            # make more or fewer letters compare
+            row = letters[c] = tuple([math.log(p / q) for p, q in zip(
+                smooth(own and own[side], smooth(everyone and everyone[side], base[side])), base[side], strict=True)]
+                for side in (0, 1))
+        rows[b] = row
     _context_cache[key] = rows
     return rows
 
