@@ -75,7 +75,7 @@ def run_fold(job: tuple[int, int, list[tuple[str, str]], str | None]) -> tuple[d
                 setattr(mod, name, type(getattr(mod, name))(value))
                 break
         else:
-            raise SystemExit(f"--set: no constant {name}")
+            raise ValueError(f"--set: no constant {name}")
     if hook:  # an experiment: runs after training, with train_detect in scope
         exec(compile(Path(hook).read_text(encoding="utf-8"), hook, "exec"), {"train_detect": train_detect})
     from onemail.detect import detect, looks_binary
