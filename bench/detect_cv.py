@@ -48,10 +48,10 @@ def _setup_paths() -> None:
             sys.path.insert(0, p)
 
 
-def run_fold(job: tuple[int, int, list[tuple[str, str]], str | None]) -> tuple[dict, list]:
+def run_fold(job: tuple) -> tuple[dict, list]:
     """Train without fold ``fold`` and answer its files; return ``({(corpus, mode): (right,
     total)}, [(corpus, mode, path, answer)])``."""
-    fold, k, overrides, hook = job
+    fold, k, overrides, hook, train_overrides = job
     _setup_paths()
     import train_detect
 
@@ -63,6 +63,10 @@ def run_fold(job: tuple[int, int, list[tuple[str, str]], str | None]) -> tuple[d
                 yield base, r
 
     train_detect.manifest_rows = training_rows
+    for name, value in train_overrides:
+        if not hasattr(train_detect, name):
+            raise ValueError(f"--train-set: no constant {name}")
+        setattr(train_detect, name, type(getattr(train_detect, name))(value))
     tables = importlib.import_module("onemail.detect._tables.language")
     tables.LANGUAGES = train_detect.train()
     tables.ONE_LETTER_WORDS = train_detect.one_letter_words()
@@ -118,10 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--failures", action="store_true", help="list the wrong answers")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a constant of onemail.detect.langmodel / .detect")
+    ap.add_argument("--train-set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a constant of scripts/train_detect.py (training thresholds)")
     ap.add_argument("--hook", metavar="FILE", help="Python run in each fold after training (experiments)")
     args = ap.parse_args(argv)
     overrides = [tuple(s.split("=", 1)) for s in args.set]
-    jobs = [(fold, args.k, overrides, args.hook) for fold in range(args.k)]
+    train_overrides = [tuple(s.split("=", 1)) for s in args.train_set]
+    jobs = [(fold, args.k, overrides, args.hook, train_overrides) for fold in range(args.k)]
     workers = min(args.k, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2)
     # one process per fold: the model is built once per process and cached
     with multiprocessing.get_context("spawn").Pool(workers, maxtasksperchild=1) as pool:
@@ -134,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
             r0, n0 = total.get(key, (0, 0))
             total[key] = (r0 + right, n0 + n)
     all_right = all_n = 0
-    print(f"{args.k}-fold cross-validation" + (f" with {' '.join(args.set)}" if args.set else ""))
+    settings = [*args.set, *(f"train:{s}" for s in args.train_set)]
+    print(f"{args.k}-fold cross-validation" + (f" with {' '.join(settings)}" if settings else ""))
     for (corpus, mode), (right, n) in sorted(total.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
         all_right += right
         all_n += n

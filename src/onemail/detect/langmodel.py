@@ -6,7 +6,7 @@ windows-874. These share the ASCII half and differ in the bytes 0x80..0xFF, so t
 which characters the high bytes become, and whether real text in some language uses them.
 
 **The model** (``_tables/language.py``, written by ``scripts/train_detect.py`` from the visible
-corpora only, 48 KB): per language, the frequency of each non-ASCII character (case kept)
+corpora only, 50 KB): per language, the frequency of each non-ASCII character (case kept)
 per 100 000 non-ASCII characters, and the share of non-ASCII letters among its letters; the
 neighbours of each non-ASCII letter (``CONTEXTS``); how many files write each language in
 each page (``PAGE_LANGUAGES``, from the MANIFESTs). A language is *plausible* for a code page
