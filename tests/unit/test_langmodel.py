@@ -102,3 +102,9 @@ def test_sign_between_two_letters_costs():
     data = text.encode("iso8859_15")
     assert for_label(detect(data).charset).decode(data) == text
     assert _decodes_right("L’été à Barcelona, la col·lecció és a l’àtic.", "cp1252")
+
+
+def test_letter_touching_a_digit_costs():
+    """Hostile test: '£17' is not Polish 'Ł17' (windows-1250), as '60.000€' is not '60.000Ä'."""
+    text = "Registered trademark: Foo® and Bar™ are owned by Baz Inc. Price: 20 € / £17."
+    assert _decodes_right(text, "cp1252")

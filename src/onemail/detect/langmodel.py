@@ -72,8 +72,8 @@ Thresholds and their measurements (single-byte files of the visible corpora ``de
   "ç" in the French files, is not unseen). ``UPPER_MIN = 0.05``: 0.15 -> 662 on whole files
   (one more on prefixes), 0.3 -> 658.
 * ``MIX_NATS = 6``: 3 -> 662, 10 -> 663; the case rule adds 3 files. The same cost applies
-  to a high byte right after an ASCII digit that the page makes a letter (``60.000Ä`` for
-  ``60.000€``; ``ª``, ``º`` and ``µ`` excepted), and to a sign (``INSIDE_SIGNS``: math,
+  to a high byte right after or before an ASCII digit that the page makes a letter
+  (``60.000Ä`` for ``60.000€``, ``Ł17`` for ``£17``: before, cross-validated 4 552 -> 4 556; ``ª``, ``º`` and ``µ`` excepted), and to a sign (``INSIDE_SIGNS``: math,
   currency, modifier and other symbols, numbers; not punctuation, nor the acute accent typed
   as an apostrophe) between two ASCII letters (``s½ur`` for ISO-8859-15 ``sœur``; cross-validated
   4 540 either way, the hostile test's sentences 519 -> 522 of 560).
@@ -327,8 +327,8 @@ def _build_rows() -> None:
     for kind, index in (("adjacent", 4), ("before_upper", 5), ("after_lower", 6)):
         _packed_mix[kind] = [sum(1 << (64 * i) for i, row in enumerate(rows) if b in row[index])
                              for b in range(256)]
-    # a letter right after a digit ("60.000Ä" for "60.000€"); the ordinal indicators and
-    # the micro sign do follow digits
+    # a letter right after or before a digit ("60.000Ä" for "60.000€", "Ł17" for "£17"); the
+    # ordinal indicators and the micro sign do touch digits
     _packed_mix["after_digit"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and table(label)[b].isalpha() and table(label)[b] not in "ªºµ")
@@ -439,7 +439,7 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
     The first list counts the bytes >= 0x80 (the first ``MAX_HIGH_BYTES`` of them), then the
     ASCII letters of the same stretch, then ``(high bytes with an ASCII letter beside them,
     high bytes before an upper-case ASCII letter, high bytes after a lower-case one, high bytes
-    after an ASCII digit, high bytes alone between white space, high bytes between two ASCII
+    beside an ASCII digit, high bytes alone between white space, high bytes between two ASCII
     letters, ``ADJACENT_BYTES`` of ``data``
     from the byte before the first high byte (the contexts above are read there, and the
     neighbours of near-ties), the ASCII letters on lines that hold a high byte)``.
@@ -487,7 +487,7 @@ def _end_of_high(data: bytes, n: int) -> int:
 
 def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
     """Return the high bytes of ``window`` beside an ASCII letter, before an upper-case one,
-    after a lower-case one, after an ASCII digit, alone between white space, and between two
+    after a lower-case one, beside an ASCII digit, alone between white space, and between two
     ASCII letters (in no particular order).
 
     Each byte of ``window`` is one byte of a big integer; class masks (0xFF per member byte,
@@ -506,7 +506,8 @@ def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
     adjacent = high & ((letter << 8) | (letter >> 8))
     before_upper = high & (upper << 8)
     after_lower = high & (lower >> 8)
-    after_digit = high & (int.from_bytes(window.translate(_DIGIT_MASK), "big") >> 8)
+    digit = int.from_bytes(window.translate(_DIGIT_MASK), "big")
+    after_digit = high & ((digit >> 8) | (digit << 8))
     space = int.from_bytes(window.translate(_SPACE_MASK), "big")
     alone = high & (space << 8) & (space >> 8)
     inside = high & (letter << 8) & (letter >> 8)
@@ -561,7 +562,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     :param adjacent: the third item of :func:`high_byte_counts`, the high bytes beside ASCII
         letters (see :func:`_context_cost`): Greek, Cyrillic, Hebrew... words do not mix with
         ASCII letters, Latin ones do, and case does not change inside a word; a letter does not
-        follow a digit; a Latin letter alone between spaces is a word the visible texts use
+        touch a digit; a Latin letter alone between spaces is a word the visible texts use
         (``ONE_LETTER_WORDS``); a sign does not stand between two ASCII letters
         (``INSIDE_SIGNS``). A 3-tuple (the first three contexts) is accepted: then near-ties
         are not decided by neighbours and every ASCII letter counts for non-Latin alphabets.
