@@ -39,6 +39,23 @@ def test_no_charset_8bit_goes_to_detector():
     assert issues[0] == (K.AMBIGUOUS_DETECTED_CHARSET, 0, 48)
 
 
+def test_detected_tie_looks_at_the_second_row_only():
+    """M2 (hostile test): a KOI8-R reply below an English quote ties koi8-r with koi8-u (the
+    same reading); rows further down show bounds that round to the same score (D16) and must
+    not send the body to windows-1252."""
+    reply = ("Здравствуйте, Иван Петрович!\nСпасибо за Ваше письмо. Завтра утром я отправлю Вам "
+             "договор и счёт за прошлый месяц. Можем ли мы встретиться в четверг после обеда? "
+             "Заранее благодарю за ответ.\nС уважением, Екатерина\n\n")
+    data = reply.encode("koi8_r") + (
+        b"On Mon, 3 Jun 2024 at 10:15, John Smith <john.smith@example.com> wrote:\n"
+        b"> Hi,\n> Could you please send me the contract and last month's invoice?\n"
+        b"> We also need to schedule a meeting for next week to discuss the budget.\n"
+        b"> Thanks in advance,\n> John\n")
+    text, name, source, _ = run(data)
+    assert (name, source) == ("koi8-r", "detected")
+    assert text.startswith(reply)
+
+
 def test_unknown_label_valid_utf8():
     assert run("é".encode(), declared="x-unknown") == ("é", "utf-8", "default",
                                                       [(K.AMBIGUOUS_UNKNOWN_CHARSET, 0, 2)])

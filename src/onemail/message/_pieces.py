@@ -36,11 +36,13 @@ def header_params(raw: bytes, fallback: Charset = _W1252) -> tuple[str, list]:
 def detect_charset(data: bytes) -> Charset:
     """Return the detector's charset for 8-bit ``data`` that is not UTF-8.
 
-    When the best readings tie (confidence 0) and the tied charsets give different texts (one
-    or two 8-bit bytes in Latin text: csdmc2010 spam with a lone 0xA9, iso-8859-2 "Š" against
-    iso-8859-4 and shift_jis), the detector has not chosen: windows-1252, the unknown-charset
-    rule's reading (spec 000, T1), is used, as for a label onemail does not know. A tie of
-    charsets that read the bytes alike (koi8-r and koi8-u on Russian) keeps the first.
+    When the two best readings tie (confidence 0) and give different texts (one or two 8-bit
+    bytes in Latin text: csdmc2010 spam with a lone 0xA9, iso-8859-2 "Š" against iso-8859-4),
+    the detector has not chosen: windows-1252, the unknown-charset rule's reading (spec 000,
+    T1), is used, as for a label onemail does not know. A tie of charsets that read the bytes
+    alike (koi8-r and koi8-u on Russian) keeps the first. Only the second row counts: rows
+    further down may show a bound (D16) that rounds to the same score without tying (a hostile
+    test: a KOI8-R reply below an English quote became windows-1252 mojibake).
     """
     # from the module: once imported, the package attribute onemail.detect.detect is the module
     from ..detect.detect import detect
@@ -49,11 +51,9 @@ def detect_charset(data: bytes) -> Charset:
     cs = for_label(found.charset)
     if cs is None:
         return _W1252
-    if found.confidence == 0:
-        best = found.candidates[0].score if found.candidates else None
-        tied = [for_label(c.charset) for c in found.candidates if c.score == best]
-        first = cs.decode(data)
-        if any(t is None or t.decode(data) != first for t in tied):
+    if found.confidence == 0 and len(found.candidates) > 1:
+        second = for_label(found.candidates[1].charset)
+        if second is None or second.decode(data) != cs.decode(data):
             return _W1252
     return cs
 
