@@ -108,3 +108,11 @@ def test_letter_touching_a_digit_costs():
     """Hostile test: '£17' is not Polish 'Ł17' (windows-1250), as '60.000€' is not '60.000Ä'."""
     text = "Registered trademark: Foo® and Bar™ are owned by Baz Inc. Price: 20 € / £17."
     assert _decodes_right(text, "cp1252")
+
+
+def test_text_after_64_kib_of_ascii_is_read():
+    """Hostile test: a long inline CSS head pushed the text out of the 64 KiB window."""
+    text = "Привет, как дела? Отвечу завтра."
+    for size in (2300, 5000):
+        data = b"p { color: #333; margin: 0 }\n" * size + text.encode("koi8_r")
+        assert for_label(detect(data).charset).decode(data).endswith(text), size

@@ -436,7 +436,8 @@ def _get():
 def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[bytes, ...]]:
     """Return ``([(byte, count)], ascii letters, context)`` for ``data``.
 
-    The first list counts the bytes >= 0x80 (the first ``MAX_HIGH_BYTES`` of them), then the
+    ``data`` is read in ``WINDOW_BYTES`` from ``LOCAL_ASCII_RUN`` bytes before its first high
+    byte. The first list counts the bytes >= 0x80 (the first ``MAX_HIGH_BYTES`` of them), then the
     ASCII letters of the same stretch, then ``(high bytes with an ASCII letter beside them,
     high bytes before an upper-case ASCII letter, high bytes after a lower-case one, high bytes
     beside an ASCII digit, high bytes alone between white space, high bytes between two ASCII
@@ -444,7 +445,12 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
     from the byte before the first high byte (the contexts above are read there, and the
     neighbours of near-ties), the ASCII letters on lines that hold a high byte)``.
     """
-    data = data[:WINDOW_BYTES]
+    # the window starts LOCAL_ASCII_RUN bytes before the first high byte: what lies before is
+    # an ASCII stretch the share leaves out anyway (a long CSS head, a quoted thread), and
+    # the text after 64 KiB of it must still be read
+    first = _HIGH_BYTE.search(data)
+    start = max(0, first.start() - LOCAL_ASCII_RUN) if first else 0
+    data = data[start:start + WINDOW_BYTES]
     hb = data.translate(None, _ASCII)
     if len(hb) > MAX_HIGH_BYTES:
         hb = hb[:MAX_HIGH_BYTES]
