@@ -462,7 +462,7 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
         # the ASCII letters on lines that hold a high byte (for non-Latin alphabets, D32)
         local = _ASCII_LINE.sub(b"", data)
         line_letters = len(local) - len(local.translate(None, _LETTERS))
-    if hb and letters > LOCAL_ASCII_RUN:
+    if hb and len(data) - len(hb) >= LOCAL_ASCII_RUN:
         # Only ASCII near the text counts for the share: an ASCII stretch of LOCAL_ASCII_RUN
         # bytes or more without a high byte (an English disclaimer, markup) is another text.
         local = b"".join(_LONG_ASCII.split(data))
