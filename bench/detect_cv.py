@@ -126,6 +126,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="override a constant of scripts/train_detect.py (training thresholds)")
     ap.add_argument("--hook", metavar="FILE", help="Python run in each fold after training (experiments)")
     args = ap.parse_args(argv)
+    _setup_paths()
+    import train_detect
+
+    missing = [name for name in train_detect.SETS if not (train_detect.CORPUS / name / "MANIFEST.tsv").exists()]
+    if missing:
+        print(f"detect_cv: {train_detect.CORPUS} lacks {', '.join(missing)} (the visible corpora "
+              "are expected beside the checkout, in ../shared/corpus)", file=sys.stderr)
+        return 2
     overrides = [tuple(s.split("=", 1)) for s in args.set]
     train_overrides = [tuple(s.split("=", 1)) for s in args.train_set]
     jobs = [(fold, args.k, overrides, args.hook, train_overrides) for fold in range(args.k)]
