@@ -116,3 +116,14 @@ def test_text_after_64_kib_of_ascii_is_read():
     for size in (2300, 5000):
         data = b"p { color: #333; margin: 0 }\n" * size + text.encode("koi8_r")
         assert for_label(detect(data).charset).decode(data).endswith(text), size
+
+
+def test_english_quote_above_a_latin_reply():
+    """The share of accented letters varies per text (a beta-binomial, SHARE_KAPPA): English
+    quote lines above a short Slovak or French reply do not make it another page's language."""
+    reply = "Stretnutie bude v pondelok v zasadačke na prízemí."  # with the binomial: windows-1252
+    data = b"> Hello, see below.\n" * 30 + reply.encode("cp1250")
+    assert for_label(detect(data).charset).decode(data).endswith(reply)
+    reply = "Très bien, je serai là jeudi à 10 h. Merci pour l’invitation, à bientôt !"
+    data = b"> Hello, see below.\n" * 30 + reply.encode("cp1252")
+    assert for_label(detect(data).charset).decode(data).endswith(reply)
