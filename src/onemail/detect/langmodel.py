@@ -793,8 +793,7 @@ def _by_context(exact: list, window: bytes, bs: list[int], pick, share_term: lis
     if other is None or top[0] - other[0] > CONTEXT_MARGIN or top[4] < 0 or other[4] < 0:
         return exact
     # only bytes both pages make letters of: a sign read as a letter is the letters' matter
-    first, second = table(top[2]), table(other[2])
-    both = bytes(b for b in range(0x80, 0x100) if first[b].isalpha() and second[b].isalpha())
+    both = _both_letters(top[2], other[2])
     rows = [(value + CONTEXT_WEIGHT * context_log_likelihood(window, label, _lang_names[lang], both),
              neg_order, label, fit, lang, mix)
             for value, neg_order, label, fit, lang, mix in (top, other)]
@@ -803,12 +802,23 @@ def _by_context(exact: list, window: bytes, bs: list[int], pick, share_term: lis
     return exact if rows[0][2] == top[2] else rows
 
 
+def _both_letters(a: str, b: str) -> re.Pattern | None:
+    """Return the pattern of the high bytes pages ``a`` and ``b`` both make letters of (None:
+    none), built once per pair."""
+    key = ("both", a, b)
+    if key not in _context_cache:
+        first, second = table(a), table(b)
+        both = bytes(x for x in range(0x80, 0x100) if first[x].isalpha() and second[x].isalpha())
+        _context_cache[key] = re.compile(b"[" + re.escape(both) + b"]") if both else None
+    return _context_cache[key]
+
+
 _context_cache: dict = {}
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 _HIGH_BYTES_ONLY = bytes(range(0x80))  # deleting these leaves the high bytes
 
 
-def context_log_likelihood(window: bytes, label: str, lang: str, only: bytes | None = None) -> float:
+def context_log_likelihood(window: bytes, label: str, lang: str, only: re.Pattern | None | bool = True) -> float:
     """Return the log-likelihood ratio (nats, a ``float``) of the neighbours of the letters that
     ``label`` makes of ``window``'s high bytes, under ``lang``'s context model (``CONTEXTS`` of
     ``_tables/language.py``) against the neighbours of all letters of all languages.
@@ -817,8 +827,8 @@ def context_log_likelihood(window: bytes, label: str, lang: str, only: bytes | N
     case-folded; a non-ASCII letter; anything else, also the start and end of ``window``);
     ``p(class | letter, language)`` leans on all languages' counts for the letter, then on
     every letter's (``CONTEXT_ALPHA`` pseudo-counts each). High bytes the page does not make a
-    letter of add nothing, nor, when ``only`` is given, high bytes not in it. ``lang`` without
-    counts uses the pooled ones.
+    letter of add nothing, nor, when ``only`` is a pattern, high bytes it does not match (None:
+    nothing is read). ``lang`` without counts uses the pooled ones.
 
     >>> good = "Oddeľovač stĺpcov".encode("cp1250")
     >>> context_log_likelihood(good, "windows-1250", "slovak") > context_log_likelihood(good, "iso-8859-2", "slovak")
@@ -828,7 +838,7 @@ def context_log_likelihood(window: bytes, label: str, lang: str, only: bytes | N
     classes = _neighbour_classes(label)
     last = len(window) - 1
     total = 0.0
-    pattern = _HIGH_BYTE if only is None else re.compile(b"[" + re.escape(only) + b"]") if only else None
+    pattern = _HIGH_BYTE if only is True else only
     if pattern is None:
         return 0.0
     for m in pattern.finditer(window):
