@@ -623,9 +623,14 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     elif line_letters is not None and line_letters < ascii_letters:
         # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
         # text (an English quote, markup): only those on the text's own lines count (D32)
-        local = _beta_binomials(high, line_letters)
+        lg = math.lgamma
+        a_s, b_s, betas = _share_columns()
+        x = _gamma_a.get(high)
+        total = lg(high + line_letters + SHARE_KAPPA)
         for i in _non_latin_index():
-            share_term[i] = local[i]
+            # (the beta-binomial of _beta_binomials for these languages only)
+            share_term[i] = ((x[i] if x is not None else lg(a_s[i] + high)) + lg(b_s[i] + line_letters)
+                             - total - betas[i])
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
