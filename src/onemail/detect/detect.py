@@ -45,10 +45,10 @@ UTF-8 rule the single-byte rows stop at their bound too, and a double-byte row a
 the characters that can earn frequency; a clean strict decode is kept, not decoded again;
 the single-byte model sums all pages and languages on packed integers
 (:mod:`onemail.detect.langmodel`). Measured with bench/detect.py against chardet 7.7 in the
-same run (CPU time, least of three passes; the ratio moves with the shared machine's load):
-``detect`` 3.6-4.1x on whole files, 5.0-5.5x on 64-byte prefixes, 3.5-3.6x on 512-byte
-prefixes; ``detect-fresh`` 3.4-4.2x, 3.7-4.7x and 2.8-3.3x (the mojibake check of D14 takes
-about a sixth of the last).
+same run (CPU time, least of three passes; the ratio moves with the shared machine's load,
+three runs): ``detect`` 3.4-3.8x on whole files, 4.9-5.0x on 64-byte prefixes, 3.5-3.9x on
+512-byte prefixes; ``detect-fresh`` 3.4-4.0x, 3.5-3.8x and 3.0-3.3x (UTF-8 input costs about
+as much as chardet's: the confidence rows and the mojibake check of D14 are most of it).
 """
 
 from __future__ import annotations
