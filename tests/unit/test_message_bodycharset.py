@@ -56,6 +56,17 @@ def test_detected_tie_looks_at_the_second_row_only():
     assert text.startswith(reply)
 
 
+def test_us_ascii_label_on_utf8_body_is_mislabelled():
+    """M6 (hostile test): a mailer's default us-ascii on a UTF-8 body; other 8-bit bytes keep
+    the label's windows-1252 reading."""
+    body = "Grüße – naïve café".encode()
+    for label in ("us-ascii", "US-ASCII", "ascii", "ANSI_X3.4-1968"):
+        assert run(body, declared=label) == ("Grüße – naïve café", "utf-8", "detected",
+                                             [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(body))])
+    assert run(b"caf\xe9", declared="us-ascii") == ("café", "windows-1252", "declared", [])
+    assert run(b"plain", declared="us-ascii") == ("plain", "windows-1252", "declared", [])
+
+
 def test_unknown_label_valid_utf8():
     assert run("é".encode(), declared="x-unknown") == ("é", "utf-8", "default",
                                                       [(K.AMBIGUOUS_UNKNOWN_CHARSET, 0, 2)])
