@@ -127,3 +127,11 @@ def test_english_quote_above_a_latin_reply():
     reply = "Très bien, je serai là jeudi à 10 h. Merci pour l’invitation, à bientôt !"
     data = b"> Hello, see below.\n" * 30 + reply.encode("cp1252")
     assert for_label(detect(data).charset).decode(data).endswith(reply)
+
+
+def test_letter_for_an_english_apostrophe_costs():
+    """A hostile test's spam: windows-1252 "I’ll", "couldn’t" (0x92) read as Mac Roman "Iíll",
+    "couldnít"."""
+    for text in ("Thanks for your email. I’ll get back to you tomorrow.", "I don’t know yet.",
+                 "There’s no charge, and you couldn’t buy a better deal."):
+        assert _decodes_right(text, "cp1252"), text

@@ -80,10 +80,14 @@ Thresholds and their measurements (single-byte files of the visible corpora ``de
   (one more on prefixes), 0.3 -> 658.
 * ``MIX_NATS = 6``: 3 -> 662, 10 -> 663; the case rule adds 3 files. The same cost applies
   to a high byte right after or before an ASCII digit that the page makes a letter
-  (``60.000Ä`` for ``60.000€``, ``Ł17`` for ``£17``: before, cross-validated 4 552 -> 4 556; ``ª``, ``º`` and ``µ`` excepted), and to a sign (``INSIDE_SIGNS``: math,
-  currency, modifier and other symbols, numbers; not punctuation, nor the acute accent typed
-  as an apostrophe) between two ASCII letters (``s½ur`` for ISO-8859-15 ``sœur``; cross-validated
-  4 540 either way, the hostile test's sentences 519 -> 522 of 560).
+  (``60.000Ä`` for ``60.000€``, ``Ł17`` for ``£17``: before, cross-validated 4 552 -> 4 556;
+  ``ª``, ``º`` and ``µ`` excepted), to a sign (``INSIDE_SIGNS``: math, currency, modifier and
+  other symbols, numbers; not punctuation, nor the acute accent typed as an apostrophe)
+  between two ASCII letters (``s½ur`` for ISO-8859-15 ``sœur``; cross-validated 4 540 either
+  way, the hostile test's sentences 519 -> 522 of 560), and to a letter in the place of the
+  apostrophe of ``’ll`` or ``n’t`` (``Iíll``, ``couldnít``: windows-1252 English read as Mac
+  Roman; cross-validated 4 556 either way; ``’s``, ``’re`` and ``’ve`` are left out: ``más``,
+  ``père``, ``élève`` end alike, and counting them lost 5).
 * The same cost again for a high byte alone between white space that the page makes a Latin
   letter the visible texts never use as a word (``ONE_LETTER_WORDS``, trained, compared
   case-folded: ``à é å è í ...`` are words, and ``È`` opening an Italian sentence, ``ë`` is
@@ -353,6 +357,11 @@ def _build_rows() -> None:
             if b >= 0x80 and unicodedata.category(table(label)[b]) in INSIDE_SIGNS
             and table(label)[b] != "\u00b4")
         for b in range(256)]
+    # a letter in the place of an apostrophe of an English contraction ("Iíll", "couldnít" for
+    # windows-1252 "I’ll", "couldn’t" read as Mac Roman)
+    _packed_mix["contraction"] = [
+        sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE) if b >= 0x80 and table(label)[b].isalpha())
+        for b in range(256)]
     _packed_mix["alone"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and "\u00c0" <= table(label)[b] <= "\u024f" and table(label)[b].isalpha()
@@ -604,9 +613,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         are not decided by neighbours and every ASCII letter counts for non-Latin alphabets.
     """
     adj, before_upper, after_lower, after_digit, alone, inside, window = (b"",) * 7
+    contraction = b""
     line_letters = None
     if adjacent and len(adjacent) >= 8:
         adj, before_upper, after_lower, after_digit, alone, inside, window, line_letters = adjacent
+        contraction = b"".join(a + b for a, b in _CONTRACTION.findall(window))
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
     high = sum(n for _, n in counts) or 1
@@ -640,7 +651,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # case of the ASCII letter beside it (see _context_cost), for every page at once
     mixed_total = 0
     for context, kind in ((adj, "adjacent"), (before_upper, "before_upper"), (after_lower, "after_lower"),
-                          (after_digit, "after_digit"), (alone, "alone"), (inside, "inside")):
+                          (after_digit, "after_digit"), (alone, "alone"), (inside, "inside"),
+                          (contraction, "contraction")):
         if context:
             distinct = set(context)
             mixed_total += sum(map(mul, map(context.count, distinct),
@@ -820,6 +832,8 @@ def _both_letters(a: str, b: str) -> re.Pattern | None:
 
 _context_cache: dict = {}
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+#: A high byte after a letter and before an English contraction's ending and a non-letter.
+_CONTRACTION = re.compile(rb"(?<=[A-Za-z])([\x80-\xff])ll(?![A-Za-z])|(?<=n)([\x80-\xff])t(?![A-Za-z])")
 _HIGH_BYTES_ONLY = bytes(range(0x80))  # deleting these leaves the high bytes
 
 
