@@ -441,3 +441,35 @@ def test_repair_flag_repairs_and_reports():
     assert msg.subject == "café"
     assert [r.where for r in msg.repairs] == ["header:Subject", "subject"]
     assert read("Subject: cafÃ©\r\n\r\n".encode()).subject == "cafÃ©"
+
+
+# -- raw 8-bit header text (M9) ------------------------------------------------------------
+
+
+def test_raw_8bit_subject_in_the_declared_body_charset():
+    """M9: a KOI8-R subject written raw (alone it reads as EUC-KR); the part declares koi8-r."""
+    subject = "Отчёт"
+    data = (b"From: ivan@example.com\r\nSubject: " + subject.encode("koi8_r")
+            + b"\r\nContent-Type: text/plain; charset=koi8-r\r\n\r\n"
+            + "Добрый день! Встречаемся в четверг в десять.".encode("koi8_r"))
+    msg = read(data)
+    assert msg.subject == subject
+    assert msg.parts[0].text.startswith("Добрый день!")
+
+
+def test_raw_8bit_subject_detected_with_the_body():
+    """M9: no charset anywhere; the subject alone reads as GBK, with the body it is KOI8-R."""
+    subject = "Здравствуйте, Иван Петрович!"
+    body = ("Добрый день, коллеги! Высылаю отчёт за май. Прошу посмотреть таблицу продаж "
+            "и сообщить, если есть вопросы. С уважением, Мария.").encode("koi8_r")
+    data = b"Subject: " + subject.encode("koi8_r") + b"\r\nContent-Type: text/plain\r\n\r\n" + body
+    msg = read(data)
+    assert msg.subject == subject
+    assert msg.parts[0].charset == "koi8-r"
+
+
+def test_raw_8bit_header_hint_ignores_utf8_and_ascii_bodies():
+    """M9: a UTF-8 or US-ASCII body says nothing about legacy header bytes."""
+    for ctype in (b"text/plain; charset=utf-8", b"text/plain; charset=us-ascii"):
+        data = b"Subject: caf\xe9 cr\xe8me\r\nContent-Type: " + ctype + b"\r\n\r\nhello"
+        assert read(data).subject == "café crème"

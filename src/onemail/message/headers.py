@@ -30,13 +30,17 @@ def raw(value: str) -> bytes:
     return value.encode("ascii", "surrogateescape")
 
 
-def raw_8bit_fallback(pairs) -> Charset | None:
-    """The charset for raw 8-bit header text that is not UTF-8, or None when there is none.
+def raw_8bit_fallback(pairs, body_label: str | None = None, body: bytes = b"") -> Charset | None:
+    """The charset for raw 8-bit header text that is not UTF-8, or None when there is none (M9).
 
     The 8-bit values of all header fields of one message (``pairs`` from the compat32 parser)
-    are given together to the detector (more text, better detection): one sender writes all
-    of a message's headers in one charset. The rfc2047 decoder reports each use of it
-    (``AmbiguousRaw8Bit``).
+    are taken together: one sender writes all of a message's headers in one charset, and
+    usually its text body too. So the charset its first text part declares (``body_label``,
+    not UTF-8 nor US-ASCII) is used when the header bytes decode in it without errors;
+    otherwise the detector reads the header bytes, followed by up to 4 KiB of that part's
+    ``body`` (transfer encoding removed) when the body is 8-bit and not UTF-8 (more text,
+    better detection: a 30-byte subject alone is a guess). The rfc2047 decoder reports each
+    use of the charset (``AmbiguousRaw8Bit``).
     """
     chunks = []
     for _, value in pairs:
@@ -48,7 +52,25 @@ def raw_8bit_fallback(pairs) -> Charset | None:
                 chunks.append(data[:4096])
     if not chunks:
         return None
-    return detect_charset(b"\n".join(chunks))
+    data = b"\n".join(chunks)
+    declared = for_label(body_label) if body_label else None
+    if declared is not None and declared.key not in _NO_HINT and body_label.strip().lower() not in _ASCII_NAMES:
+        found: list[TextIssue] = []
+        declared.decode(data, found)
+        if not any(not i.kind.is_ambiguous for i in found):
+            return declared
+    if body and not body.isascii():
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            data += b"\n" + body[:4096]
+    return detect_charset(data)
+
+
+#: Body charsets that say nothing about raw header bytes that are not UTF-8.
+_NO_HINT = frozenset({"utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-7", "replacement"})
+_ASCII_NAMES = frozenset({"us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us",
+                          "iso_646.irv:1991", "iso-ir-6", "cp367", "ibm367", "csascii"})
 
 
 def decode_header(name: str, value: str, fallback: Charset | None = None) -> Header:

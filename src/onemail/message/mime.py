@@ -203,6 +203,23 @@ def limit_nesting(data: bytes, limit: int) -> tuple[bytes, bool]:
     return b"".join(pieces), True
 
 
+def _body_hint(em: email.message.Message) -> tuple[str | None, bytes]:
+    """Return ``(declared charset label, body bytes)`` of the message's first text part (M9),
+    ``(None, b"")`` when there is none or when raw 8-bit header text cannot occur (no 8-bit
+    header value)."""
+    if all(value.isascii() for _, value in em._headers):  # noqa: SLF001
+        return None, b""
+    for part in em.walk():
+        if part.get_content_maintype() == "text" and not part.is_multipart():
+            try:
+                body = part.get_payload(decode=True)
+            except Exception:  # noqa: BLE001 - a damaged part gives no hint, never an error
+                body = None
+            label = part.get_param("charset")
+            return (label if isinstance(label, str) else None), (body if isinstance(body, bytes) else b"")
+    return None, b""
+
+
 def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool = False,
                 depth: int = 0, _cut: bool = False) -> Message:
     """Convert a compat32 :class:`email.message.Message` into a :class:`Message`.
@@ -212,7 +229,7 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
     """
     issues: list[MessageIssue] = []
     headers = []
-    fallback = hdr.raw_8bit_fallback(em._headers)  # noqa: SLF001
+    fallback = hdr.raw_8bit_fallback(em._headers, *_body_hint(em))  # noqa: SLF001
     for name, value in em._headers:  # noqa: SLF001 - the raw (name, value) pairs, in order
         h = hdr.decode_header(name, value, fallback)
         if len(value) > hdr.MAX_HEADER_BYTES:
