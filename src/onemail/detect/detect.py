@@ -382,7 +382,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     if not forced_utf8:
         rows = _check_with_ours(sample, rows)
     conf = _confidence(rows)
-    return Detection(rows[0][2], conf, tuple(_candidate(r[2], round(r[0])) for r in rows))
+    return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
 
 
 #: Bytes of the sample that onemail's own decoder checks (it is pure Python: ~25 us per KiB).

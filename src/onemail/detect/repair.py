@@ -398,24 +398,42 @@ CONSISTENT = 0.8
 
 
 _good_sets: list[frozenset[str]] = []
+_ASCII_BYTES = bytes(range(0x80))
+_letter_tables: dict[str, bytes] = {}
+
+
+def _letter_bytes(page: str) -> bytes:
+    """The high bytes ``page`` (windows-1252 or ISO-8859-1) makes letters of (a deletion set)."""
+    found = _letter_tables.get(page)
+    if found is None:
+        found = _letter_tables[page] = bytes(
+            b for b in range(0x80, 0x100) if (c := _decode(bytes((b,)), page)) and c.isalpha())
+    return found
 _NON_ASCII = re.compile("[^\x00-\x7f]")
 _LETTER_LIKE = re.compile("[^\\W\\d_\x00-\x7f]")
 
 
-def _consistent(text: str) -> bool:
+def _consistent(text: str, data: bytes | None = None, page: str | None = None) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
-    letters mostly common in one language."""
+    letters mostly common in one language. ``data`` and ``page`` (a single-byte page that
+    decodes ``data`` into ``text``) let the two-thirds test count bytes, not characters."""
     if not _good_sets:
         from .langmodel import GOOD, language_letters
 
         # (one extend of a built list: no thread sees part of it)
         _good_sets.extend([frozenset(ch for ch, n in common.items() if n >= GOOD)
                            for common in language_letters().values()])
-    n_high = len(text) - len(text.encode("ascii", "ignore"))
-    # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
-    # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
-    if len(_LETTER_LIKE.findall(text)) * 3 < n_high * 2:
-        return False
+    if data is not None:
+        # one character per byte: the letters are the bytes the page makes letters of
+        n_high = len(data) - len(data.translate(None, _ASCII_BYTES))
+        if (n_high - len(data.translate(None, _letter_bytes(page)))) * 3 < n_high * 2:
+            return False
+    else:
+        n_high = len(text) - len(text.encode("ascii", "ignore"))
+        # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter
+        # count rejects most texts without a per-character loop (CJK bytes read as Latin-1)
+        if len(_LETTER_LIKE.findall(text)) * 3 < n_high * 2:
+            return False
     high = _NON_ASCII.findall(text)
     letters = Counter(map(str.lower, filter(str.isalpha, high)))
     total = sum(letters.values())
@@ -719,6 +737,15 @@ _TWO_SJIS = re.compile(rb"(?:[\x81-\x9f\xe0-\xfc][\x40-\xfc]|[\xa1-\xdf]){2}")
 # (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
 # 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
 _run_starts: dict[str | None, re.Pattern] = {}
+_lead_any: list[re.Pattern] = []
+
+
+def _any_lead() -> re.Pattern:
+    """Compile the class of every segment page's characters for a lead byte (0xC2..0xF4)."""
+    if not _lead_any:
+        leads = {c for pg in _SEGMENT_PAGES for b in range(0xC2, 0xF5) if (c := _decode(bytes((b,)), pg))}
+        _lead_any.append(re.compile("[" + "".join(re.escape(c) for c in sorted(leads)) + "]"))
+    return _lead_any[0]
 
 
 def _run_hint(page: str | None = None) -> re.Pattern:
@@ -776,7 +803,8 @@ def repair_possible(text: str) -> bool:
     east = _EAST.search(text) is not None
     counts = classify(text) if east else None
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
-    runs_possible = _run_hint().search(text) is not None
+    # (a lead character at all first: one character class, where the hint has ten branches)
+    runs_possible = _any_lead().search(text) is not None and _run_hint().search(text) is not None
     for wrong in WRONG:
         if wrong in _CJK_PAGES and not east:
             continue
@@ -806,7 +834,7 @@ def repair_possible(text: str) -> bool:
             out = _decode(data, right)
             if out is None or out == text:
                 continue
-            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out):
+            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out, data, right):
                 continue  # _plausible_step: Western text read as CJK comes back as one language
             if right in _CJK_PAGES and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
