@@ -234,7 +234,9 @@ def test_repair_possible_sees_the_lossy_runs():
                  "\xc5 iaip \xc4\xc6domu, kaip \xc4\xc6sivaizduoji", "Sloven\xc4\ufffdina",
                  "Hi guys \xed\xa0\xbd\xed\xb8\x8d", "Ti\xdf\u2551\u2510ng Vi\xdf\u2557\xe7t",
                  # Shift_JIS half-width katakana are one byte each (hostile test: "ｱｲ ｳｴ ｵｶ")
-                 "\xb1\xb2 \xb3\xb4 \xb5\xb6", "\xb1\xa2 \xb1\xa2", "Price \xb1\xa2 \xb1\xa2 ok"):
+                 "\xb1\xb2 \xb3\xb4 \xb5\xb6", "\xb1\xa2 \xb1\xa2", "Price \xb1\xa2 \xb1\xa2 ok",
+                 # a CJK reading of Latin-1 letters (hypothesis: the byte count of letters)
+                 "a\u4e2d"):
         assert repair_possible(text), text
     assert not repair_possible("plain caf\xe9 text")
 

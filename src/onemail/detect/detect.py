@@ -294,10 +294,15 @@ def _frequency_patterns():
     """``(pattern deleting all but common ideographs, kana, pattern deleting all but KS X 1001
     Hangul)``: a superset of what :func:`onemail.detect.scoring.classify` counts as frequency
     evidence (it also drops isolated characters)."""
-    from .scoring import _sets
+    if not _patterns:
+        from .scoring import _sets
 
-    not_common, _, not_hangul = _sets()
-    return not_common, _KANA, not_hangul
+        not_common, _, not_hangul = _sets()
+        _patterns.append((not_common, _KANA, not_hangul))
+    return _patterns[0]
+
+
+_patterns: list = []
 
 
 def _utf32_possible(data: bytes, label: str) -> bool:

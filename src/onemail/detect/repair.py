@@ -426,7 +426,7 @@ def _consistent(text: str, data: bytes | None = None, page: str | None = None) -
     if data is not None:
         # one character per byte: the letters are the bytes the page makes letters of
         n_high = len(data) - len(data.translate(None, _ASCII_BYTES))
-        if (n_high - len(data.translate(None, _letter_bytes(page)))) * 3 < n_high * 2:
+        if (len(data) - len(data.translate(None, _letter_bytes(page)))) * 3 < n_high * 2:
             return False
     else:
         n_high = len(text) - len(text.encode("ascii", "ignore"))
