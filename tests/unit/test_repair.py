@@ -236,7 +236,7 @@ def test_repair_possible_sees_the_lossy_runs():
                  # Shift_JIS half-width katakana are one byte each (hostile test: "ｱｲ ｳｴ ｵｶ")
                  "\xb1\xb2 \xb3\xb4 \xb5\xb6", "\xb1\xa2 \xb1\xa2", "Price \xb1\xa2 \xb1\xa2 ok",
                  # a CJK reading of Latin-1 letters (hypothesis: the byte count of letters)
-                 "a\u4e2d"):
+                 "a\u4e2d", "0\u8a81"):
         assert repair_possible(text), text
     assert not repair_possible("plain caf\xe9 text")
 

@@ -425,7 +425,7 @@ def _consistent(text: str, data: bytes | None = None, page: str | None = None) -
                            for common in language_letters().values()])
     if data is not None:
         # one character per byte: the letters are the bytes the page makes letters of
-        n_high = len(data) - len(data.translate(None, _ASCII_BYTES))
+        n_high = len(data.translate(None, _ASCII_BYTES))
         if (len(data) - len(data.translate(None, _letter_bytes(page)))) * 3 < n_high * 2:
             return False
     else:
