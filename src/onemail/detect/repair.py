@@ -398,42 +398,25 @@ CONSISTENT = 0.8
 
 
 _good_sets: list[frozenset[str]] = []
-_ASCII_BYTES = bytes(range(0x80))
-_letter_tables: dict[str, bytes] = {}
 
-
-def _letter_bytes(page: str) -> bytes:
-    """The high bytes ``page`` (windows-1252 or ISO-8859-1) makes letters of (a deletion set)."""
-    found = _letter_tables.get(page)
-    if found is None:
-        found = _letter_tables[page] = bytes(
-            b for b in range(0x80, 0x100) if (c := _decode(bytes((b,)), page)) and c.isalpha())
-    return found
 _NON_ASCII = re.compile("[^\x00-\x7f]")
 _LETTER_LIKE = re.compile("[^\\W\\d_\x00-\x7f]")
 
 
-def _consistent(text: str, data: bytes | None = None, page: str | None = None) -> bool:
+def _consistent(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
-    letters mostly common in one language. ``data`` and ``page`` (a single-byte page that
-    decodes ``data`` into ``text``) let the two-thirds test count bytes, not characters."""
+    letters mostly common in one language."""
     if not _good_sets:
         from .langmodel import GOOD, language_letters
 
         # (one extend of a built list: no thread sees part of it)
         _good_sets.extend([frozenset(ch for ch, n in common.items() if n >= GOOD)
                            for common in language_letters().values()])
-    if data is not None:
-        # one character per byte: the letters are the bytes the page makes letters of
-        n_high = len(data.translate(None, _ASCII_BYTES))
-        if (len(data) - len(data.translate(None, _letter_bytes(page)))) * 3 < n_high * 2:
-            return False
-    else:
-        n_high = len(text) - len(text.encode("ascii", "ignore"))
-        # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter
-        # count rejects most texts without a per-character loop (CJK bytes read as Latin-1)
-        if len(_LETTER_LIKE.findall(text)) * 3 < n_high * 2:
-            return False
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
+    # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
+    if len(_LETTER_LIKE.findall(text)) * 3 < n_high * 2:
+        return False
     high = _NON_ASCII.findall(text)
     letters = Counter(map(str.lower, filter(str.isalpha, high)))
     total = sum(letters.values())
@@ -834,7 +817,7 @@ def repair_possible(text: str) -> bool:
             out = _decode(data, right)
             if out is None or out == text:
                 continue
-            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out, data, right):
+            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out):
                 continue  # _plausible_step: Western text read as CJK comes back as one language
             if right in _CJK_PAGES and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
