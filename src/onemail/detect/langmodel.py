@@ -620,10 +620,9 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         contraction = b"".join(a + b for a, b in _CONTRACTION.findall(window))
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
-    high = sum(n for _, n in counts) or 1
-    counts = sorted(counts, key=lambda bn: -bn[1])
-    bs = [b for b, _ in counts]
-    ns = [n for _, n in counts]
+    # (the order of the bytes changes no sum: the packed sums are integers)
+    bs, ns = (list(col) for col in zip(*counts, strict=True)) if counts else ([], [])
+    high = sum(ns) or 1
     rows = _page_rows()
     share_term = _beta_binomials(high, ascii_letters)
     if not ascii_letters:
