@@ -65,8 +65,8 @@ def test_contexts_table_shape():
 def test_high_byte_counts_carries_the_window():
     counts, letters, context = langmodel.high_byte_counts("Grüße aus Köln".encode("cp1252"))
     # the window starts one byte before the first high byte; then the line-local ASCII letters
-    assert len(context) == 8 and context[6] == "rüße aus Köln".encode("cp1252")
-    assert context[7] == letters == 9
+    assert len(context) == 9 and context[7] == "rüße aus Köln".encode("cp1252")
+    assert context[8] == letters == 9
     assert dict(counts) == {0xFC: 1, 0xDF: 1, 0xF6: 1}
     # a three-item context (no window) is still accepted: no neighbours
     assert langmodel.rank_single_byte(counts, letters, context[:3])[0][1] == "windows-1252"
@@ -84,7 +84,7 @@ def test_preamble_and_quote_lines_are_not_the_text():
              * 100).encode("cp1252")
     assert detect(dense).charset == "windows-1252"
     _, _, context = langmodel.high_byte_counts(b"Hello there.\nGr\xfc\xdfe\n")
-    assert context[7] == 3  # "Gre": the English line is left out
+    assert context[8] == 3  # "Gre": the English line is left out
 
 
 def test_prose_signs_are_not_letters_of_another_page():

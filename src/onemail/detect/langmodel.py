@@ -458,7 +458,7 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
     ASCII letters of the same stretch, then ``(high bytes with an ASCII letter beside them,
     high bytes before an upper-case ASCII letter, high bytes after a lower-case one, high bytes
     beside an ASCII digit, high bytes alone between white space, high bytes between two ASCII
-    letters, ``ADJACENT_BYTES`` of ``data``
+    letters, high bytes for the apostrophe of ``’ll`` / ``n’t``, ``ADJACENT_BYTES`` of ``data``
     from the byte before the first high byte (the contexts above are read there, and the
     neighbours of near-ties), the ASCII letters on lines that hold a high byte)``.
     """
@@ -468,6 +468,7 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
     first = _HIGH_BYTE.search(data)
     start = max(0, first.start() - LOCAL_ASCII_RUN) if first else 0
     data = data[start:start + WINDOW_BYTES]
+    first_high = first.start() - start if first else 0  # its offset in the window
     hb = data.translate(None, _ASCII)
     if len(hb) > MAX_HIGH_BYTES:
         hb = hb[:MAX_HIGH_BYTES]
@@ -487,7 +488,7 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
     # (bytes.count per distinct byte: twice as fast as a Counter on these lengths)
     # the neighbours are read from the byte before the first high byte: an ASCII preamble (an
     # HTML head, a disclaimer) holds none
-    start = max(0, _HIGH_BYTE.search(data).start() - 1) if hb else 0
+    start = max(0, first_high - 1)
     window = data[start:start + ADJACENT_BYTES]
     return [(b, hb.count(b)) for b in set(hb)], letters, (*_context(window), window, line_letters)
 
@@ -521,7 +522,7 @@ def _end_of_high(data: bytes, n: int) -> int:
     seen = 0
     for start in range(0, len(data), 1024):
         chunk = data[start:start + 1024]
-        k = len(chunk.translate(None, _HIGH_BYTES_ONLY))
+        k = len(chunk.translate(None, _ASCII))
         if seen + k >= n:
             for m in _HIGH_BYTE.finditer(chunk):
                 seen += 1
@@ -531,17 +532,18 @@ def _end_of_high(data: bytes, n: int) -> int:
     return len(data)
 
 
-def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+def _context(window: bytes) -> tuple[bytes, ...]:
     """Return the high bytes of ``window`` beside an ASCII letter, before an upper-case one,
-    after a lower-case one, beside an ASCII digit, alone between white space, and between two
-    ASCII letters (in no particular order).
+    after a lower-case one, beside an ASCII digit, alone between white space, between two
+    ASCII letters, and in the place of the apostrophe of ``’ll`` / ``n’t`` (in no particular
+    order).
 
     Each byte of ``window`` is one byte of a big integer; class masks (0xFF per member byte,
     from ``bytes.translate``) are shifted by 8 bits to look at the neighbours, and the chosen
     bytes are cut out with ``and`` and a deletion of the zero bytes: one pass of C per step.
     """
     if not window:
-        return b"", b"", b"", b"", b"", b""
+        return b"", b"", b"", b"", b"", b"", b""
     size = len(window)
     high = int.from_bytes(window.translate(_HIGH_MASK), "big")
     upper = int.from_bytes(window.translate(_UPPER_MASK), "big")
@@ -557,8 +559,9 @@ def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
     space = int.from_bytes(window.translate(_SPACE_MASK), "big")
     alone = high & (space << 8) & (space >> 8)
     inside = high & (letter << 8) & (letter >> 8)
-    return tuple((value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
-                 for m in (adjacent, before_upper, after_lower, after_digit, alone, inside))
+    contraction = b"".join(a + b for a, b in _CONTRACTION.findall(window))
+    return (*((value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
+              for m in (adjacent, before_upper, after_lower, after_digit, alone, inside)), contraction)
 
 
 _HIGH_MASK = bytes(0xFF if b >= 0x80 else 0 for b in range(256))
@@ -612,12 +615,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         (``INSIDE_SIGNS``). A 3-tuple (the first three contexts) is accepted: then near-ties
         are not decided by neighbours and every ASCII letter counts for non-Latin alphabets.
     """
-    adj, before_upper, after_lower, after_digit, alone, inside, window = (b"",) * 7
-    contraction = b""
+    adj, before_upper, after_lower, after_digit, alone, inside, contraction, window = (b"",) * 8
     line_letters = None
-    if adjacent and len(adjacent) >= 8:
-        adj, before_upper, after_lower, after_digit, alone, inside, window, line_letters = adjacent
-        contraction = b"".join(a + b for a, b in _CONTRACTION.findall(window))
+    if adjacent and len(adjacent) >= 9:
+        (adj, before_upper, after_lower, after_digit, alone, inside, contraction, window,
+         line_letters) = adjacent
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
     # (the order of the bytes changes no sum: the packed sums are integers)
@@ -633,14 +635,9 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     elif line_letters is not None and line_letters < ascii_letters:
         # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
         # text (an English quote, markup): only those on the text's own lines count (D32)
-        lg = math.lgamma
-        a_s, b_s, betas = _share_columns()
-        x = _gamma_a.get(high)
-        total = lg(high + line_letters + SHARE_KAPPA)
-        for i in _non_latin_index():
-            # (the beta-binomial of _beta_binomials for these languages only)
-            share_term[i] = ((x[i] if x is not None else lg(a_s[i] + high)) + lg(b_s[i] + line_letters)
-                             - total - betas[i])
+        non_latin = _non_latin_index()
+        for i, term in zip(non_latin, _beta_binomials(high, line_letters, non_latin), strict=True):
+            share_term[i] = term
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
@@ -660,7 +657,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     if window and mixed_total:
         # the contexts were read in the window, the counts in up to MAX_HIGH_BYTES high bytes:
         # the costs are scaled to the counts (dense text would otherwise dilute them)
-        in_window = len(window.translate(None, _HIGH_BYTES_ONLY))
+        in_window = len(window.translate(None, _ASCII))
         if in_window and in_window < high:
             mixes = [m * high / in_window for m in mixes]
     # the best share term of each language set (pages share sets)
@@ -694,7 +691,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     if runner_up is not None and (len(exact) < 2 or runner_up[0] > exact[1][0]):
         exact = [exact[0], runner_up]
     if window and len(exact) > 1:
-        exact = _by_context(exact, window[:CONTEXT_BYTES], bs, pick, share_term, high)
+        exact = _by_context(exact, window[:CONTEXT_BYTES], pick)
     result = [(ll, label, fit) for ll, _, label, fit, _, _ in exact[:2]]
     # A page that reads every byte present as an earlier (more used) page does is reported as
     # that page: German text is windows-1252, not the windows-1254 that reads it alike.
@@ -717,25 +714,24 @@ SHARE_KAPPA = 100.0
 _share_prior_cache: list = []
 
 
-def _share_priors() -> list[tuple[float, float, float]]:
-    """Per language, in the share table's order: ``(a, b, log B(a, b))`` of its beta prior."""
+def _share_priors() -> tuple[list[float], list[float], list[float]]:
+    """The languages' beta priors, in the share table's order, as three columns: ``a``, ``b``
+    and ``log B(a, b)``."""
     if not _share_prior_cache:
-        priors = []
-        for log_s, _ in _get()[2].values():
-            a = SHARE_KAPPA * math.exp(log_s)
-            b = SHARE_KAPPA - a
-            priors.append((a, b, math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)))
-        _share_prior_cache.extend(priors)  # one step: no thread sees part of it
-    return _share_prior_cache
+        a_s = [SHARE_KAPPA * math.exp(log_s) for log_s, _ in _get()[2].values()]
+        b_s = [SHARE_KAPPA - a for a in a_s]
+        betas = [math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b) for a, b in zip(a_s, b_s, strict=True)]
+        _share_prior_cache.append((a_s, b_s, betas))  # one step: no thread sees part of it
+    return _share_prior_cache[0]
 
 
-def _beta_binomials(k: int, m: int) -> list[float]:
-    """Per language (the share table's order): the log-probability (nats, without the binomial
-    coefficient, which every language shares) of ``k`` non-ASCII letters and ``m`` ASCII ones
-    when the text's share of non-ASCII letters is drawn from the language's beta prior
-    (:func:`_share_priors`). The logarithms of the gamma function are mapped in C; ``a + b``
-    is ``SHARE_KAPPA`` for every language."""
-    a_s, b_s, betas = _share_columns()
+def _beta_binomials(k: int, m: int, only: list[int] | None = None) -> list[float]:
+    """Per language (the share table's order; the languages of ``only`` alone when given): the
+    log-probability (nats, without the binomial coefficient, which every language shares) of
+    ``k`` non-ASCII letters and ``m`` ASCII ones when the text's share of non-ASCII letters is
+    drawn from the language's beta prior (:func:`_share_priors`). The logarithms of the gamma
+    function are mapped in C; ``a + b`` is ``SHARE_KAPPA`` for every language."""
+    a_s, b_s, betas = _share_priors()
     lg = math.lgamma
     # the counts are small integers that recur from text to text: their columns are kept
     x = _gamma_a.get(k)
@@ -743,6 +739,9 @@ def _beta_binomials(k: int, m: int) -> list[float]:
         x = list(map(lg, map(add, a_s, repeat(k))))
         if len(_gamma_a) < _GAMMA_KEEP:
             _gamma_a[k] = x
+    if only is not None:  # (the column of m for these languages alone: not kept)
+        total = lg(k + m + SHARE_KAPPA)
+        return [x[i] + lg(b_s[i] + m) - total - betas[i] for i in only]
     y = _gamma_b.get(m)
     if y is None:
         y = list(map(lg, map(add, b_s, repeat(m))))
@@ -756,16 +755,6 @@ def _beta_binomials(k: int, m: int) -> list[float]:
 _gamma_a: dict[int, list[float]] = {}
 _gamma_b: dict[int, list[float]] = {}
 _GAMMA_KEEP = 4096
-
-
-_share_columns_cache: list = []
-
-
-def _share_columns() -> tuple[list[float], list[float], list[float]]:
-    if not _share_columns_cache:
-        priors = _share_priors()
-        _share_columns_cache.append(tuple(list(col) for col in zip(*priors, strict=True)))
-    return _share_columns_cache[0]
 
 
 def _evaluate(label: str, ns: list[int], pick, share_term: list[float], high: int) -> tuple[float, float, int]:
@@ -794,7 +783,7 @@ CONTEXT_WEIGHT = 0.3
 CONTEXT_ALPHA = 20.0
 
 
-def _by_context(exact: list, window: bytes, bs: list[int], pick, share_term: list[float], high: int) -> list:
+def _by_context(exact: list, window: bytes, pick) -> list:
     """Decide a near-tie again by the letters' neighbours in ``window``.
 
     ``exact`` holds the evaluated pages, best first. The best page that reads the bytes present
@@ -833,7 +822,6 @@ _context_cache: dict = {}
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 #: A high byte after a letter and before an English contraction's ending and a non-letter.
 _CONTRACTION = re.compile(rb"(?<=[A-Za-z])([\x80-\xff])ll(?![A-Za-z])|(?<=n)([\x80-\xff])t(?![A-Za-z])")
-_HIGH_BYTES_ONLY = bytes(range(0x80))  # deleting these leaves the high bytes
 
 
 def context_log_likelihood(window: bytes, label: str, lang: str, only: re.Pattern | None | bool = True) -> float:
