@@ -346,7 +346,6 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # exact score: such rows may stop at their bound.
     best = FORCED_BEAT if forced_utf8 else -1.0
     sb_seen = None
-    no_nul = 0 not in sample
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -375,11 +374,6 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
                 score = max(0.0, score - min(LM_CAP, LM_POINTS * (ll1 - ll2)))
             rows.append((score, order, label, False))
             best = max(best, score)
-            continue
-        if no_nul and best >= 50 and label in _WIDE:
-            # no NUL byte: a UTF-16 reading is halved (50 at most, its bound), a UTF-32 reading
-            # is impossible (what _score answers, without the call)
-            rows.append((50.0 if label.startswith("utf-16") else 0.0, order, label, False))
             continue
         score, exclusive = _score(sample, label, codec, best, frequency_bound=forced_utf8)
         rows.append((score, order, label, exclusive))
@@ -427,7 +421,6 @@ def _check_with_ours(sample: bytes, rows: list) -> list:
 
 
 _SB_ROWS = ("windows-1252", "iso-8859-1")
-_WIDE = frozenset(("utf-16le", "utf-16be", "utf-32le", "utf-32be"))
 #: The candidates with their design order, the single-byte rows first: their score lets the
 #: others skip classification (D16).
 _SB_FIRST = sorted(enumerate(CANDIDATES), key=lambda oc: oc[1][0] not in _SB_ROWS)

@@ -720,20 +720,15 @@ _TWO_SJIS = re.compile(rb"(?:[\x81-\x9f\xe0-\xfc][\x40-\xfc]|[\xa1-\xdf]){2}")
 # (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
 # 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
 _run_starts: dict[str | None, re.Pattern] = {}
-_lead_any: list[re.Pattern] = []
-
-
-def _any_lead() -> re.Pattern:
-    """Compile the class of every segment page's characters for a lead byte (0xC2..0xF4)."""
-    if not _lead_any:
-        leads = {c for pg in _SEGMENT_PAGES for b in range(0xC2, 0xF5) if (c := _decode(bytes((b,)), pg))}
-        _lead_any.append(re.compile("[" + "".join(re.escape(c) for c in sorted(leads)) + "]"))
-    return _lead_any[0]
+#: The key of :func:`_run_hint`'s table that holds the class of every lead character.
+_ANY_LEAD = "any lead"
 
 
 def _run_hint(page: str | None = None) -> re.Pattern:
     """Compile the pattern every piecewise UTF-8 run of ``_segment_re(page)`` starts with (any
-    segment page's when ``page`` is None): the page's character for a lead byte (0xC2..0xF4)
+    segment page's when ``page`` is None; ``_ANY_LEAD``: just the class of every segment page's
+    lead characters, one character class where the union has ten branches): the page's
+    character for a lead byte (0xC2..0xF4)
     followed by its character for a continuation byte (0x80..0xBF) or U+FFFD, one of the leads
     a space may follow (a lost no-break space, D13 and D18), or one of the leads a ``?`` may
     follow (a lost byte: not after the leads 0xC4..0xDF). East Asian text and most alphabetic
@@ -760,6 +755,7 @@ def _run_hint(page: str | None = None) -> re.Pattern:
             built[pg] = re.compile("|".join(alts))
             pairs.append(alts[0])
             losts.add(lost[1:-1])
+        built[_ANY_LEAD] = re.compile(chars(_SEGMENT_PAGES, range(0xC2, 0xF5)))
         # (one class each for the space and "?" alternatives: fewer branches, a faster scan)
         built[None] = re.compile("|".join(
             [*pairs, "[" + "".join(sorted(spaces)) + "] ", "[" + "".join(sorted(losts)) + "]\\?"]))
@@ -787,7 +783,7 @@ def repair_possible(text: str) -> bool:
     counts = classify(text) if east else None
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
     # (a lead character at all first: one character class, where the hint has ten branches)
-    runs_possible = _any_lead().search(text) is not None and _run_hint().search(text) is not None
+    runs_possible = _run_hint(_ANY_LEAD).search(text) is not None and _run_hint().search(text) is not None
     for wrong in WRONG:
         if wrong in _CJK_PAGES and not east:
             continue

@@ -31,7 +31,7 @@ import re
 
 from ..text import IssueKind, TextIssue, for_code_page, for_label
 from ..text.charsets import Charset
-from ._pieces import detect_charset
+from ._pieces import ASCII_LABELS, detect_charset
 
 __all__ = ["decode_body", "prescan", "xml_declaration"]
 
@@ -101,7 +101,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
 
     # 3. declared (M6: unless the body clearly is in another charset)
     if declared_cs is not None:
-        if label and label.lower() in _ASCII_LABELS and not data.isascii():
+        if label and label.lower() in ASCII_LABELS and not data.isascii():
             # 8-bit bytes in a body declared US-ASCII: a mailer's default label. Valid UTF-8 is
             # read as UTF-8 (M6); other bytes keep the label's windows-1252 (the detector
             # reads smart-quoted English spam as Mac Roman too often to overrule a label)
@@ -149,11 +149,6 @@ _STRICT_KEYS = frozenset({"utf-8", "utf-7", "iso-2022-jp", "iso-2022-jp-1", "iso
                           "iso-2022-jp-3", "cp50220", "cp50221", "cp50222", "iso-2022-kr",
                           "hz-gb-2312"})
 _HIGH = bytes(range(0x80, 0x100))
-#: Labels that name US-ASCII itself (IANA's aliases): WHATWG reads them as windows-1252, but a
-#: body under them that is valid UTF-8 carries a mailer's default, not its charset (M6).
-_ASCII_LABELS = frozenset({"us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986",
-                           "iso646-us", "iso_646.irv:1991", "iso-ir-6", "cp367", "ibm367",
-                           "csascii"})
 
 MISLABEL_SHARE = 4
 """M6 relabels a body when invalid bytes are at least 1/4 of its 8-bit bytes. Mislabelled bodies

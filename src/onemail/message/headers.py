@@ -12,7 +12,7 @@ from datetime import datetime
 
 from ..text import IssueKind, TextIssue, for_label
 from ..text.charsets import Charset
-from ._pieces import decode_header_text, detect_charset, header_params
+from ._pieces import ASCII_LABELS, decode_header_text, detect_charset, header_params
 from .model import Address, Header, MessageIssue
 
 __all__ = ["MAX_HEADER_BYTES", "addresses", "decode_header", "parameters", "parse_date", "raw"]
@@ -54,7 +54,7 @@ def raw_8bit_fallback(pairs, body_label: str | None = None, body: bytes = b"") -
         return None
     data = b"\n".join(chunks)
     declared = for_label(body_label) if body_label else None
-    if declared is not None and declared.key not in _NO_HINT and body_label.strip().lower() not in _ASCII_NAMES:
+    if declared is not None and declared.key not in _NO_HINT and body_label.strip().lower() not in ASCII_LABELS:
         found: list[TextIssue] = []
         declared.decode(data, found)
         if not any(not i.kind.is_ambiguous for i in found):
@@ -69,8 +69,6 @@ def raw_8bit_fallback(pairs, body_label: str | None = None, body: bytes = b"") -
 
 #: Body charsets that say nothing about raw header bytes that are not UTF-8.
 _NO_HINT = frozenset({"utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-7", "replacement"})
-_ASCII_NAMES = frozenset({"us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us",
-                          "iso_646.irv:1991", "iso-ir-6", "cp367", "ibm367", "csascii"})
 
 
 def decode_header(name: str, value: str, fallback: Charset | None = None) -> Header:
