@@ -75,6 +75,22 @@ _LABEL = {"mac-roman": "macintosh", "mac-cyrillic": "x-mac-cyrillic", "utf-8-sig
           "ascii": "us-ascii"}
 
 
+def reference_ours(encoding: str, codec: str, data: bytes, prefix: bool) -> str | None:
+    """The text onemail's answer must give: the true label decoded by onemail's own decoders
+    (WHATWG behaviour); for the BOM-sniffed ``utf-16``/``utf-32`` labels CPython's codec; None
+    for a binary file."""
+    if not codec:
+        return None
+    if encoding in ("utf-16", "utf-32"):
+        return reference(codec, data, prefix)
+    return ours_decode(_LABEL.get(encoding, encoding), data, prefix)
+
+
+def right(answer: str | None, ref: str | None, data: bytes, prefix: bool, decode) -> bool:
+    """Decode-equal: ``answer`` decoded by ``decode`` gives ``ref`` (None: both say binary)."""
+    return answer is None if ref is None else answer is not None and decode(answer, data, prefix) == ref
+
+
 def python_decode(label: str | None, data: bytes, prefix: bool) -> str | None:
     if label is None:
         return None
@@ -127,9 +143,7 @@ def run(name: str, prefix: int | None, per_encoding: bool, only: set[str] | None
     refs = [reference(c, d, bool(prefix)) for _, _, c, d in rows]
     # (utf-16/utf-32 labels mean "by the BOM": the reference is CPython's BOM-sniffing codec)
     # onemail's world: the true label decoded by onemail's own decoders (WHATWG behaviour)
-    refs_ours = [ref if e in ("utf-16", "utf-32") else None if not c
-                 else ours_decode(_LABEL.get(e, e), d, bool(prefix))
-                 for (_, e, c, d), ref in zip(rows, refs, strict=True)]
+    refs_ours = [reference_ours(e, c, d, bool(prefix)) for _, e, c, d in rows]
     results = {}
     times = {}
     for det_name, fn, decode in detectors():
@@ -147,7 +161,7 @@ def run(name: str, prefix: int | None, per_encoding: bool, only: set[str] | None
         ok = []
         for (_, _, _, d), ref, ans in zip(rows, refs_ours if det_name == "onemail" else refs, answers,
                                           strict=True):
-            ok.append(ans is None if ref is None else ans is not None and decode(ans, d, bool(prefix)) == ref)
+            ok.append(right(ans, ref, d, bool(prefix), decode))
         results[det_name] = (answers, ok)
     label = f"{name}" + (f" prefix {prefix}" if prefix else "")
     print(f"\n== {label}: {len(rows)} files")

@@ -100,15 +100,9 @@ def run_fold(job: tuple) -> tuple[dict, list]:
             right = 0
             for path, enc, codec, data in cut:
                 prefix = bool(mode)
-                if not codec:
-                    ref = None
-                elif enc in ("utf-16", "utf-32"):
-                    ref = bench.reference(codec, data, prefix)
-                else:
-                    ref = bench.ours_decode(bench._LABEL.get(enc, enc), data, prefix)
                 answer = None if looks_binary(data) else detect(data).charset
-                ok = (answer is None if ref is None
-                      else answer is not None and bench.ours_decode(answer, data, prefix) == ref)
+                ok = bench.right(answer, bench.reference_ours(enc, codec, data, prefix), data, prefix,
+                                 bench.ours_decode)
                 right += ok
                 if not ok:
                     wrong.append((corpus, mode, path, answer))
