@@ -67,8 +67,18 @@ def manifest_rows():
             yield base, r
 
 
-def texts():
-    """Yield ``(language, text)`` for every distinct text of the visible corpora."""
+def texts() -> list[tuple[str, str]]:
+    """Return ``(language, text)`` for every distinct text of the visible corpora, read once
+    per process (the model, the one-letter words and the neighbours all learn from them)."""
+    if not _texts:
+        _texts.extend(_read_texts())
+    return _texts
+
+
+_texts: list[tuple[str, str]] = []
+
+
+def _read_texts():
     seen = set()
     for base, r in manifest_rows():
         lang = LOCALES.get(r["language"], r["language"])
