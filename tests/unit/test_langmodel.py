@@ -135,3 +135,22 @@ def test_letter_for_an_english_apostrophe_costs():
     for text in ("Thanks for your email. I’ll get back to you tomorrow.", "I don’t know yet.",
                  "There’s no charge, and you couldn’t buy a better deal."):
         assert _decodes_right(text, "cp1252"), text
+
+
+def test_end_of_high_and_long_ascii_runs():
+    """The counted stretch ends just after the n-th high byte; ASCII runs of LOCAL_ASCII_RUN
+    bytes or more are cut as re.split of ``[\\x00-\\x7f]{LOCAL_ASCII_RUN,}`` cuts them."""
+    import random
+    import re
+
+    data = b"a" * 3000 + b"\xe9" * 5 + b"b" * 100 + b"\xe8" * 10
+    assert [langmodel._end_of_high(data, n) for n in (1, 5, 6, 15, 16)] == [3001, 3005, 3106, 3115, 3115]
+    long_run = re.compile(rb"[\x00-\x7f]{%d,}" % langmodel.LOCAL_ASCII_RUN)
+    rng = random.Random(2)
+    for _ in range(200):
+        parts = []
+        for _ in range(rng.randint(0, 6)):
+            parts.append(b"A " * (rng.choice([1, 5, 1023, 1024, 1025, 3000]) // 2 + 1))
+            parts.append(b"\xe9" * rng.randint(0, 3))
+        data = b"".join(parts)
+        assert langmodel._drop_long_ascii(data) == b"".join(long_run.split(data))
