@@ -166,3 +166,49 @@ def test_generated_byte_scan_table_is_this_cpythons(gen, encoding):
 
     tables = {n: gen.table(n) for n in gen.TABLE_LENGTHS}
     assert BYTE_SCAN[encoding] == gen.byte_scan(encoding, gen.reference_codecs(), tables)
+
+
+def test_isolated_high_byte_fails_every_double_byte_codec():
+    """detect's _ISOLATED_HIGH: a high byte after two ASCII bytes (or the start), then a byte
+    below 0x40 that is not a digit, is an error at that byte (or an earlier one) in CPython's
+    gb18030, cp950, cp949 and euc_jp, and in cp932 for its lead bytes, whatever follows."""
+    from onemail.detect.detect import _CP932_LEADS, _ISOLATED_HIGH
+
+    follows = (b"", b"x", b"0", b"\x81", b"\x810\x810", b"\xa1\xa1", b"\xff")
+    trails = bytes((*range(0x30), *range(0x3A, 0x40), 0x7F))
+    for codec in ("gb18030", "cp950", "cp949", "euc_jp", "cp932"):
+        leads = sorted(_CP932_LEADS) if codec == "cp932" else range(0x80, 0x100)
+        for h in leads:
+            for t in trails:
+                for before in (b"", b"a", b"ab", b"\xe9ab"):
+                    data = before + bytes((h, t))
+                    assert _ISOLATED_HIGH.search(data).start() == len(before)
+                    for after in follows:
+                        with pytest.raises(UnicodeDecodeError) as exc:
+                            (data + after).decode(codec)
+                        assert exc.value.start <= len(before), (codec, data + after)
+
+
+def test_proven_error_changes_no_score():
+    """_score with error_proven (from _isolated_high) returns what the failed decode gives."""
+    import random
+
+    from onemail.detect.detect import (
+        _CP932_LEADS,
+        _DOUBLE_BYTE_CODECS,
+        CANDIDATES,
+        _isolated_high,
+        _score,
+    )
+
+    rng = random.Random(7)
+    pieces = [b"ab", b"caf\xe9 ", b"\xe9t\xe9", b"\xb0\xa1", b"\x81\x30\x81\x30", b" ", b"\n", b"1", b"\xfc,"]
+    for _ in range(3000):
+        sample = b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        found = _isolated_high(sample)
+        for label, codec in CANDIDATES:
+            if codec not in _DOUBLE_BYTE_CODECS:
+                continue
+            proven = found is not None and (codec != "cp932" or found in _CP932_LEADS)
+            for beat in (40.0, 60.0, 80.0):
+                assert _score(sample, label, codec, beat, error_proven=proven) == _score(sample, label, codec, beat)

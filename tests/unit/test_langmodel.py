@@ -154,3 +154,19 @@ def test_end_of_high_and_long_ascii_runs():
             parts.append(b"\xe9" * rng.randint(0, 3))
         data = b"".join(parts)
         assert langmodel._drop_long_ascii(data) == b"".join(long_run.split(data))
+
+
+def test_contraction_context_equals_the_look_behind_pattern():
+    """The high byte of ``’ll`` / ``n’t`` is found high byte first (a fast scan); the bytes found
+    equal those of the look-behind alternation it replaced."""
+    import random
+    import re
+
+    reference = re.compile(rb"(?<=[A-Za-z])([\x80-\xff])ll(?![A-Za-z])|(?<=n)([\x80-\xff])t(?![A-Za-z])")
+    assert langmodel._context(b"I\x92ll say you couldn\x92t, x\x92llama, n\x92ts")[6] == b"\x92\x92"
+    rng = random.Random(5)
+    alphabet = b"nlltaAZ \x92\xd5\xe9\x80\xff'.xy"
+    for _ in range(20000):
+        window = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        expected = b"".join(a + b for a, b in reference.findall(window))
+        assert langmodel._context(window)[6] == expected, window

@@ -314,3 +314,28 @@ def test_repair_possible_misses_no_corpus_repair():
     assert len(texts) > 3000
     missed = [t for t in texts if repair(t).steps and not repair_possible(t)]
     assert missed == []
+
+
+def test_run_hints_match_as_their_alternations():
+    """_first_class compiles ``A1B1|A2B2|...`` as one class of the first characters and each
+    rest behind a look-behind: the same match at the same place, on every page's hint."""
+    import importlib
+    import random
+    import re
+
+    module = importlib.import_module("onemail.detect.repair")  # (the package exports the function)
+    pages = [None, *module._SEGMENT_PAGES]
+    alphabet = sorted({" ", "?", "\ufffd", "a", "b"} | {c for pg in module._SEGMENT_PAGES for b in range(256)
+                                                         if (c := module._decode(bytes((b,)), pg))})
+    alts = [("[ab]", "[xy]"), ("[\u00c3\u00e2]", " "), ("[\u00c3]", "\\?")]
+    plain = re.compile("|".join(first + rest for first, rest in alts))
+    rng = random.Random(3)
+    for _ in range(5000):
+        text = "".join(rng.choice("ab xy?\u00c3\u00e2") for _ in range(rng.randint(0, 8)))
+        m, n = plain.search(text), module._first_class(alts).search(text)
+        assert (m and m.span()) == (n and n.span()), text
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6)))
+        for pg in pages:  # a hint finds a run start whenever the page's segment pattern does
+            if module._segment_re(pg).search(text) if pg else False:
+                assert module._run_hint(pg).search(text), (pg, text)

@@ -222,7 +222,7 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 
 
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
-           frequency_bound: bool = False) -> tuple[float, bool]:
+           frequency_bound: bool = False, error_proven: bool = False) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data``.
 
     Errors are counted over all of ``data``; the characters are classified in the first
@@ -231,7 +231,9 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     score so far), the bound is returned without classifying (D16). With ``frequency_bound``
     (under the UTF-8 rule, where only a runner-up above 66.5 matters) the bound also counts the
     characters that can earn frequency (common ideographs, kana, KS X 1001 Hangul) with the
-    classifier's own patterns, cheaper than classifying.
+    classifier's own patterns, cheaper than classifying. ``error_proven`` says that a strict
+    decode of ``data`` fails before its last three bytes (:func:`_isolated_high`): the bound
+    of a failed decode is then taken without decoding.
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
         return 0.0, False
@@ -242,6 +244,11 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     decoded = None
     failed = False  # a strict decode failed: the next decode replaces at once
     if beat > 0 and data and not codec.startswith("table:"):
+        if error_proven:  # the bound of the except clause below, without the failing decode
+            high = len(data) - len(data.translate(None, _HIGH_BYTES))
+            n = max(1.0, len(data) - high / 2)
+            if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
+                return 22 + 15 + 35 * min(1.0, high / n) + 10, False
         try:
             decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
         except UnicodeDecodeError as exc:
@@ -346,6 +353,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # exact score: such rows may stop at their bound.
     best = FORCED_BEAT if forced_utf8 else -1.0
     sb_seen = None
+    isolated = None if forced_utf8 else _isolated_high(sample)
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -375,13 +383,36 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             rows.append((score, order, label, False))
             best = max(best, score)
             continue
-        score, exclusive = _score(sample, label, codec, best, frequency_bound=forced_utf8)
+        proven = isolated is not None and codec in _DOUBLE_BYTE_CODECS and (
+            codec != "cp932" or isolated in _CP932_LEADS)
+        score, exclusive = _score(sample, label, codec, best, frequency_bound=forced_utf8, error_proven=proven)
         rows.append((score, order, label, exclusive))
     rows.sort(key=lambda r: (-r[0], r[1]))
     if not forced_utf8:
         rows = _check_with_ours(sample, rows)
     conf = _confidence(rows)
     return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
+
+
+# A high byte at a character boundary (the two bytes before it ASCII, or the start) followed
+# by a byte that is neither a trail byte nor a digit (GB18030's four-byte sequences have digits
+# in second place): every double-byte codec of the candidates fails there (Shift_JIS only when
+# the byte is one of its lead bytes; its 0xA1..0xDF are half-width katakana). Checked against
+# CPython's codecs by tests/detect/test_detect_rules.py.
+_ISOLATED_HIGH = re.compile(rb"[\x80-\xff](?<![\x80-\xff][\x00-\xff])(?<![\x80-\xff][\x00-\x7f][\x00-\xff])"
+                            rb"[\x00-\x2f\x3a-\x3f\x7f]")
+_CP932_LEADS = frozenset((*range(0x81, 0xA0), *range(0xE0, 0xFD)))
+_DOUBLE_BYTE_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
+#: Bytes in which :func:`_isolated_high` looks (a Latin text's first accented letter is near).
+ISOLATED_LOOK_BYTES = 512
+
+
+def _isolated_high(sample: bytes) -> int | None:
+    """Return the value of a high byte of ``sample`` where every double-byte codec fails before
+    the last three bytes (see ``_ISOLATED_HIGH``), or None: one search where each codec would
+    raise and catch its own error."""
+    m = _ISOLATED_HIGH.search(sample, 0, min(ISOLATED_LOOK_BYTES, len(sample) - 2))
+    return sample[m.start()] if m else None
 
 
 #: Bytes of the sample that onemail's own decoder checks (it is pure Python: ~25 us per KiB).

@@ -123,7 +123,7 @@ import struct
 import threading
 import unicodedata
 from itertools import repeat
-from operator import add, itemgetter, mul
+from operator import add, call, itemgetter, mul, sub
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "good_share", "char_weights"]
 
@@ -313,6 +313,19 @@ def _non_latin() -> list[str]:
 _rows_cache: list = []
 
 
+_merge_cache: list = []
+
+
+def _non_latin_merge() -> itemgetter:
+    """The getter that takes, from a column of all languages followed by a second one, the
+    first's items for the Latin languages and the second's for the non-Latin ones."""
+    if not _merge_cache:
+        n = len(_get()[2])
+        non_latin = set(_non_latin_index())
+        _merge_cache.append(itemgetter(*[n + i if i in non_latin else i for i in range(n)]))
+    return _merge_cache[0]
+
+
 def _page_rows() -> list:
     """Per page, what the bound loop needs: ``(-order, label, has models, upper bounds,
     non-Latin letter bytes, lower-case bytes, upper-case bytes, languages)``; builds the packed
@@ -369,22 +382,36 @@ def _build_rows() -> None:
         for b in range(256)]
     tables = [table(label) for label in SINGLE_BYTE]
     for j, label in enumerate(SINGLE_BYTE):
+        # every page with the set of bytes the two read differently
+        _differs[label] = {other: sum(1 << b for b in range(256) if tables[i][b] != tables[j][b])
+                           for i, other in enumerate(SINGLE_BYTE)}
         # the earlier pages, each with the set of bytes it reads differently (a 256-bit int)
-        _earlier[label] = [(other, sum(1 << b for b in range(256) if tables[i][b] != tables[j][b]))
-                           for i, other in enumerate(SINGLE_BYTE[:j])]
+        _earlier[label] = [(other, _differs[label][other]) for other in SINGLE_BYTE[:j]]
     names = list(_get()[2])
     index = {lang: i for i, lang in enumerate(names)}
     _lang_names.extend(names)
     set_no: dict[tuple[str, ...], int] = {}
     for order, label in enumerate(SINGLE_BYTE):
         models = pages[label][0]
-        _packed_langs[label] = (_pack([m[1] for m in models]),
-                                f"<{len(models)}Q", [(index[m[0]], m[4], m[5]) for m in models])
+        lang_h = [(index[m[0]], m[4], m[5]) for m in models]
+        # (itemgetter of one index returns the item: the index is given twice, one taken)
+        shares = itemgetter(*[h[0] for h in lang_h]) if len(lang_h) > 1 else (
+            (lambda t, i=lang_h[0][0]: (t[i],)) if lang_h else (lambda t: ()))
+        _packed_langs[label] = (_pack([m[1] for m in models]), f"<{len(models)}Q", lang_h, shares,
+                                tuple(h[2] for h in lang_h))
         langs = langs_of[label]
         if langs not in set_no:
             set_no[langs] = len(_lang_sets)
             _lang_sets.append(tuple(index[lang] for lang in langs))
         _bound_rows.append((-order, label, set_no[langs]))
+    # the columns of _bound_rows, and per language set the getter of its share terms (an
+    # empty set reads the 0.0 appended after the last language, see rank_single_byte)
+    _bound_negs.extend(r[0] for r in _bound_rows)
+    _bound_labels.extend(r[1] for r in _bound_rows)
+    _bound_sets.extend(r[2] for r in _bound_rows)
+    _floor_rows.extend(i for i, r in enumerate(_bound_rows) if not _lang_sets[r[2]])
+    _set_getters.extend(itemgetter(*langs, langs[0]) if langs else itemgetter(len(names), len(names))
+                        for langs in _lang_sets)
     _rows_cache.extend(rows)  # last: the tables above are complete
 
 
@@ -393,6 +420,11 @@ def _build_rows() -> None:
 _lang_names: list[str] = []
 _lang_sets: list[tuple[int, ...]] = []
 _bound_rows: list[tuple[int, str, int]] = []
+_bound_negs: list[int] = []
+_bound_labels: list[str] = []
+_bound_sets: list[int] = []
+_floor_rows: list[int] = []
+_set_getters: list = []
 
 
 #: Fixed-point scale of the packed log-probabilities (see :func:`_pack`): 2**-24 nats per unit,
@@ -404,7 +436,8 @@ _packed_ub: list[int] = []
 #: layout), so one multiply-add per distinct byte counts the mixed bytes of every page.
 _packed_mix: dict[str, list[int]] = {}
 _earlier: dict[str, list[tuple[str, int]]] = {}
-_packed_langs: dict[str, tuple[list[int], str, list[tuple[str, float]]]] = {}
+_differs: dict[str, dict[str, int]] = {}
+_packed_langs: dict[str, tuple] = {}
 
 
 def _pack(columns: list[list[float]]) -> list[int]:
@@ -559,7 +592,7 @@ def _context(window: bytes) -> tuple[bytes, ...]:
     space = int.from_bytes(window.translate(_SPACE_MASK), "big")
     alone = high & (space << 8) & (space >> 8)
     inside = high & (letter << 8) & (letter >> 8)
-    contraction = b"".join(a + b for a, b in _CONTRACTION.findall(window))
+    contraction = b"".join(_CONTRACTION.findall(window))
     return (*((value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
               for m in (adjacent, before_upper, after_lower, after_digit, alone, inside)), contraction)
 
@@ -627,17 +660,15 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     high = sum(ns) or 1
     rows = _page_rows()
     share_term = _beta_binomials(high, ascii_letters)
+    # (the non-Latin languages' terms are replaced by one itemgetter over both columns)
     if not ascii_letters:
         # no ASCII letter at all says nothing against a non-Latin alphabet (its measured
         # share is lowered by the English and markup around the visible texts)
-        for i in _non_latin_index():
-            share_term[i] = 0.0
+        share_term = list(_non_latin_merge()(share_term + [0.0] * len(share_term)))
     elif line_letters is not None and line_letters < ascii_letters:
         # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
         # text (an English quote, markup): only those on the text's own lines count (D32)
-        non_latin = _non_latin_index()
-        for i, term in zip(non_latin, _beta_binomials(high, line_letters, non_latin), strict=True):
-            share_term[i] = term
+        share_term = list(_non_latin_merge()(share_term + _beta_binomials(high, line_letters)))
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
@@ -660,44 +691,53 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         in_window = len(window.translate(None, _ASCII))
         if in_window and in_window < high:
             mixes = [m * high / in_window for m in mixes]
-    # the best share term of each language set (pages share sets)
-    tops = [max(map(share_term.__getitem__, langs)) if langs else 0.0 for langs in _lang_sets]
+    # the best share term of each language set (pages share sets; the last item of the
+    # extended list is the 0.0 of a set without languages)
+    tops = list(map(max, map(call, _set_getters, repeat(share_term + [0.0]))))
     scale = -1.0 / _SCALE
-    floor_bound = high * math.log(FLOOR)
-    bounds = [((ub_sum * scale + tops[k] if _lang_sets[k] else floor_bound) - MIX_NATS * mixed,
-               neg_order, label, MIX_NATS * mixed, k)
-              for (neg_order, label, k), ub_sum, mixed in zip(_bound_rows, ub_sums, mixes, strict=True)]
-    bounds.sort(reverse=True)
+    # per page (C maps, in the order of the float sum it replaced): ub_sum * scale + top, less
+    # MIX_NATS * mixed; pages without languages bound at the floor
+    mix_nats = list(map(mul, mixes, repeat(MIX_NATS)))
+    values = list(map(add, map(mul, ub_sums, repeat(scale)), map(tops.__getitem__, _bound_sets)))
+    if _floor_rows:
+        floor_bound = high * math.log(FLOOR)
+        for i in _floor_rows:
+            values[i] = floor_bound
+    # (neg_order is unique per page: the tuples never compare further than it)
+    bounds = sorted(zip(map(sub, values, mix_nats), _bound_negs, range(len(values)), strict=True), reverse=True)
     exact: list[tuple[float, int, str, float, int, float]] = []
-    exact_seen: dict[tuple[str, int], tuple[float, float, int]] = {}
+    # (page, language set, result) of each evaluation, for pages that read alike
+    evaluated: list[tuple[str, int, tuple[float, float, int]]] = []
+    present = sum(map((1).__lshift__, bs))  # the bytes present, as a 256-bit int
     runner_up = None
     # with a window, pages within CONTEXT_MARGIN of the best are all evaluated (near-ties)
     reach = CONTEXT_MARGIN if window else 0.0
-    for bound, neg_order, label, mix, set_no in bounds:
+    for bound, neg_order, i in bounds:
+        label, set_no, mix = _bound_labels[i], _bound_sets[i], mix_nats[i]
         if exact and bound <= exact[0][0] - reach:
             # no page left can beat the best: the next one is the runner-up at its bound
             # (an over-estimate, so the second row's penalty errs small)
             runner_up = (bound, neg_order, label, 0.0, -2, mix)
             break
-        key = ("".join(pick(table(label))), set_no)
-        done = exact_seen.get(key)
+        differs = _differs[label]
+        done = next((d for other, s, d in evaluated if s == set_no and not present & differs[other]), None)
         if done is None:
             best, fit, lang = _evaluate(label, ns, pick, share_term, high)
             if best == -math.inf:
                 best = bound + mix
-            done = exact_seen[key] = (best - mix, fit, lang)
+            done = (best - mix, fit, lang)
+            evaluated.append((label, set_no, done))
         exact.append((done[0], neg_order, label, done[1], done[2], mix))
         exact.sort(reverse=True)
     if runner_up is not None and (len(exact) < 2 or runner_up[0] > exact[1][0]):
         exact = [exact[0], runner_up]
     if window and len(exact) > 1:
-        exact = _by_context(exact, window[:CONTEXT_BYTES], pick)
+        exact = _by_context(exact, window[:CONTEXT_BYTES], present)
     result = [(ll, label, fit) for ll, _, label, fit, _, _ in exact[:2]]
     # A page that reads every byte present as an earlier (more used) page does is reported as
     # that page: German text is windows-1252, not the windows-1254 that reads it alike.
     if result and bs:
         ll, label, fit = result[0]
-        present = sum(map((1).__lshift__, bs))
         for other, differs in _earlier[label]:
             if not present & differs:
                 result[0] = (ll, other, fit)
@@ -725,8 +765,8 @@ def _share_priors() -> tuple[list[float], list[float], list[float]]:
     return _share_prior_cache[0]
 
 
-def _beta_binomials(k: int, m: int, only: list[int] | None = None) -> list[float]:
-    """Per language (the share table's order; the languages of ``only`` alone when given): the
+def _beta_binomials(k: int, m: int) -> list[float]:
+    """Per language (the share table's order): the
     log-probability (nats, without the binomial coefficient, which every language shares) of
     ``k`` non-ASCII letters and ``m`` ASCII ones when the text's share of non-ASCII letters is
     drawn from the language's beta prior (:func:`_share_priors`). The logarithms of the gamma
@@ -739,16 +779,14 @@ def _beta_binomials(k: int, m: int, only: list[int] | None = None) -> list[float
         x = list(map(lg, map(add, a_s, repeat(k))))
         if len(_gamma_a) < _GAMMA_KEEP:
             _gamma_a[k] = x
-    if only is not None:  # (the column of m for these languages alone: not kept)
-        total = lg(k + m + SHARE_KAPPA)
-        return [x[i] + lg(b_s[i] + m) - total - betas[i] for i in only]
     y = _gamma_b.get(m)
     if y is None:
         y = list(map(lg, map(add, b_s, repeat(m))))
         if len(_gamma_b) < _GAMMA_KEEP:
             _gamma_b[m] = y
     total = lg(k + m + SHARE_KAPPA)
-    return [u + v - total - z for u, v, z in zip(x, y, betas, strict=True)]
+    # u + v - total - z per language, mapped in C in that order
+    return list(map(sub, map(sub, map(add, x, y), repeat(total)), betas))
 
 
 #: ``log Γ(a + k)`` and ``log Γ(b + m)`` per language, by count (at most _GAMMA_KEEP counts each).
@@ -761,12 +799,13 @@ def _evaluate(label: str, ns: list[int], pick, share_term: list[float], high: in
     """Return ``(log-likelihood, fit, language index)`` of ``label``'s best language (``-inf``,
     0 and -1 for a page without languages): every language of the page at once (fixed point,
     see :func:`_pack`)."""
-    packed, fmt, langs_h = _packed_langs[label]
+    packed, fmt, langs_h, shares, offsets = _packed_langs[label]
     if not (ns and langs_h):
         return -math.inf, 0.0, -1
     scale = -1.0 / _SCALE
     sums = _unpack(sum(map(mul, ns, pick(packed))), fmt, len(langs_h))
-    lls = [q * scale + share_term[lang] + off for (lang, _, off), q in zip(langs_h, sums, strict=True)]
+    # q * scale + share term + offset per language, mapped in C in that order
+    lls = list(map(add, map(add, map(mul, sums, repeat(scale)), shares(share_term)), offsets))
     best = max(lls)
     j = lls.index(best)  # the first best language, as a strict ">" scan finds it
     return best, min(1.0, math.exp(sums[j] * scale / high - langs_h[j][1])), langs_h[j][0]
@@ -783,7 +822,7 @@ CONTEXT_WEIGHT = 0.3
 CONTEXT_ALPHA = 20.0
 
 
-def _by_context(exact: list, window: bytes, pick) -> list:
+def _by_context(exact: list, window: bytes, present: int) -> list:
     """Decide a near-tie again by the letters' neighbours in ``window``.
 
     ``exact`` holds the evaluated pages, best first. The best page that reads the bytes present
@@ -793,8 +832,8 @@ def _by_context(exact: list, window: bytes, pick) -> list:
     else ``exact`` unchanged.
     """
     top = exact[0]
-    reading = pick(table(top[2]))
-    other = next((row for row in exact[1:] if pick(table(row[2])) != reading), None)
+    differs = _differs[top[2]]
+    other = next((row for row in exact[1:] if present & differs[row[2]]), None)
     if other is None or top[0] - other[0] > CONTEXT_MARGIN or top[4] < 0 or other[4] < 0:
         return exact
     # only bytes both pages make letters of: a sign read as a letter is the letters' matter
@@ -820,8 +859,11 @@ def _both_letters(a: str, b: str) -> re.Pattern | None:
 
 _context_cache: dict = {}
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
-#: A high byte after a letter and before an English contraction's ending and a non-letter.
-_CONTRACTION = re.compile(rb"(?<=[A-Za-z])([\x80-\xff])ll(?![A-Za-z])|(?<=n)([\x80-\xff])t(?![A-Za-z])")
+#: A high byte after a letter and before an English contraction's ending and a non-letter
+#: (the high byte first and the rest looked around: a search skips in C to the next high byte,
+#: where a leading look-behind is tried at every byte).
+_CONTRACTION = re.compile(rb"[\x80-\xff](?:(?<=[A-Za-z][\x80-\xff])(?=ll(?![A-Za-z]))"
+                          rb"|(?<=n[\x80-\xff])(?=t(?![A-Za-z])))")
 
 
 def context_log_likelihood(window: bytes, label: str, lang: str, only: re.Pattern | None | bool = True) -> float:

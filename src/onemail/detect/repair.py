@@ -720,14 +720,11 @@ _TWO_SJIS = re.compile(rb"(?:[\x81-\x9f\xe0-\xfc][\x40-\xfc]|[\xa1-\xdf]){2}")
 # (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
 # 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
 _run_starts: dict[str | None, re.Pattern] = {}
-#: The key of :func:`_run_hint`'s table that holds the class of every lead character.
-_ANY_LEAD = "any lead"
 
 
 def _run_hint(page: str | None = None) -> re.Pattern:
     """Compile the pattern every piecewise UTF-8 run of ``_segment_re(page)`` starts with (any
-    segment page's when ``page`` is None; ``_ANY_LEAD``: just the class of every segment page's
-    lead characters, one character class where the union has ten branches): the page's
+    segment page's when ``page`` is None; compiled by :func:`_first_class`): the page's
     character for a lead byte (0xC2..0xF4)
     followed by its character for a continuation byte (0x80..0xBF) or U+FFFD, one of the leads
     a space may follow (a lost no-break space, D13 and D18), or one of the leads a ``?`` may
@@ -747,20 +744,28 @@ def _run_hint(page: str | None = None) -> re.Pattern:
             elif pg == "windows-1251":
                 space = space[:-1] + "\u0413]"
             lost = chars((pg,), (0xC2, 0xC3, *range(0xE0, 0xF5)))
-            alts = [chars((pg,), range(0xC2, 0xF5)) + chars((pg,), range(0x80, 0xC0), "\ufffd"),
-                    lost + "\\?"]
+            alts = [(chars((pg,), range(0xC2, 0xF5)), chars((pg,), range(0x80, 0xC0), "\ufffd")),
+                    (lost, "\\?")]
             if space != "[]":
-                alts.append(space + " ")
+                alts.append((space, " "))
                 spaces.add(space[1:-1])
-            built[pg] = re.compile("|".join(alts))
+            built[pg] = _first_class(alts)
             pairs.append(alts[0])
             losts.add(lost[1:-1])
-        built[_ANY_LEAD] = re.compile(chars(_SEGMENT_PAGES, range(0xC2, 0xF5)))
-        # (one class each for the space and "?" alternatives: fewer branches, a faster scan)
-        built[None] = re.compile("|".join(
-            [*pairs, "[" + "".join(sorted(spaces)) + "] ", "[" + "".join(sorted(losts)) + "]\\?"]))
+        # (one class each for the space and "?" alternatives: fewer branches)
+        built[None] = _first_class([*pairs, ("[" + "".join(sorted(spaces)) + "]", " "),
+                                    ("[" + "".join(sorted(losts)) + "]", "\\?")])
         _run_starts.update(built)  # one step: no thread sees part of it
     return _run_starts[page]
+
+
+def _first_class(alts: list[tuple[str, str]]) -> re.Pattern:
+    """Compile the alternation of ``first + rest`` (``first`` a character class) as one class of
+    every first character, then each branch's ``rest`` behind a look-behind at its own
+    class: the same matches, but a search skips in C to the next character of the union,
+    where a bare alternation tries every branch at every character."""
+    union = "[" + "".join(first[1:-1] for first, _ in alts) + "]"
+    return re.compile(union + "(?:" + "|".join(f"(?<={first}){rest}" for first, rest in alts) + ")")
 
 
 _EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
@@ -780,10 +785,9 @@ def repair_possible(text: str) -> bool:
     if text.isascii():
         return False
     east = _EAST.search(text) is not None
-    counts = classify(text) if east else None
+    counts = None  # classify(text), when a CJK-to-CJK pair needs it
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
-    # (a lead character at all first: one character class, where the hint has ten branches)
-    runs_possible = _run_hint(_ANY_LEAD).search(text) is not None and _run_hint().search(text) is not None
+    runs_possible = _run_hint().search(text) is not None
     for wrong in WRONG:
         if wrong in _CJK_PAGES and not east:
             continue
@@ -808,8 +812,10 @@ def repair_possible(text: str) -> bool:
             if right in _CJK_PAGES:
                 if not (two_sjis if right == "shift_jis" else two_pairs):
                     continue  # no run of two double-byte characters can come out (_east_ok)
-                if wrong in _CJK_PAGES and not (counts.han and counts.common * 2 < counts.han):
-                    continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
+                if wrong in _CJK_PAGES:
+                    counts = counts or classify(text)
+                    if not (counts.han and counts.common * 2 < counts.han):
+                        continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
             out = _decode(data, right)
             if out is None or out == text:
                 continue
