@@ -339,3 +339,31 @@ def test_run_hints_match_as_their_alternations():
         for pg in pages:  # a hint finds a run start whenever the page's segment pattern does
             if module._segment_re(pg).search(text) if pg else False:
                 assert module._run_hint(pg).search(text), (pg, text)
+
+
+def test_consistency_counted_per_byte_equals_per_character():
+    """_consistent_bytes (the single-byte page's text counted per distinct byte) says what
+    _consistent says of the decoded text; _TWO_SJIS finds what the plain alternation finds."""
+    import importlib
+    import random
+    import re
+
+    module = importlib.import_module("onemail.detect.repair")
+    assert module._consistent_bytes("Ça coûte très cher, à côté".encode("cp1252"), "windows-1252")
+    assert not module._consistent_bytes("中文的文字处理".encode("gbk"), "windows-1252")
+    rng = random.Random(4)
+    seen = set()
+    for page in ("windows-1252", "iso-8859-1"):
+        for _ in range(20000):
+            data = bytes(rng.randrange(256) if rng.random() < 0.3 else rng.choice(b"ab \xe9\xe8\xc9\xfc\xb2\xbc\xe4")
+                         for _ in range(rng.randint(0, 14)))
+            text = module._decode(data, page)
+            if text is not None:
+                found = module._consistent(text)
+                seen.add(found)
+                assert module._consistent_bytes(data, page) == found, (page, data)
+    assert seen == {True, False}
+    plain = re.compile(rb"(?:[\x81-\x9f\xe0-\xfc][\x40-\xfc]|[\xa1-\xdf]){2}")
+    for _ in range(50000):
+        data = bytes(rng.choice(b" A@\x7f\x80\x81\x9f\xa0\xa1\xb0\xdf\xe0\xfc\xfd\xfe\xff?") for _ in range(rng.randint(0, 7)))
+        assert (plain.search(data) is None) == (module._TWO_SJIS.search(data) is None), data

@@ -276,9 +276,8 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         text = text[:SCORE_CHARS]
     if frequency_bound and beat > 0 and text and codec in _CJK_CODECS:
         n = len(text)
-        common, kana, hangul = _frequency_patterns()
-        # what each pattern leaves (or finds) is what can earn frequency
-        earning = len(common.sub("", text)) + len(kana.findall(text)) + len(hangul.sub("", text))
+        # what the pattern leaves is what can earn frequency
+        earning = len(_frequency_pattern().sub("", text))
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
         bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + (0 if errors else 10)
         if bound < beat:
@@ -294,18 +293,18 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
 
 
 _CJK_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
-_KANA = re.compile("[\u3040-\u30ff]")
 
 
-def _frequency_patterns():
-    """``(pattern deleting all but common ideographs, kana, pattern deleting all but KS X 1001
-    Hangul)``: a superset of what :func:`onemail.detect.scoring.classify` counts as frequency
-    evidence (it also drops isolated characters)."""
+def _frequency_pattern() -> re.Pattern:
+    """The pattern deleting all but common ideographs, kana and KS X 1001 Hangul: a superset of
+    what :func:`onemail.detect.scoring.classify` counts as frequency evidence (it also drops
+    isolated characters). The three sets are disjoint: one deletion counts their sum."""
     if not _patterns:
-        from .scoring import _sets
+        from ._tables.common import COMMON_HAN, KS_HANGUL
+        from .scoring import _not_in
 
-        not_common, _, not_hangul = _sets()
-        _patterns.append((not_common, _KANA, not_hangul))
+        kana = "".join(map(chr, range(0x3040, 0x3100)))
+        _patterns.append(_not_in(COMMON_HAN + kana + KS_HANGUL))
     return _patterns[0]
 
 

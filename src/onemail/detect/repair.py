@@ -403,15 +403,21 @@ _NON_ASCII = re.compile("[^\x00-\x7f]")
 _LETTER_LIKE = re.compile("[^\\W\\d_\x00-\x7f]")
 
 
-def _consistent(text: str) -> bool:
-    """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
-    letters mostly common in one language."""
+def _good_letter_sets() -> list[frozenset[str]]:
+    """Per language, its common letters (lower case)."""
     if not _good_sets:
         from .langmodel import GOOD, language_letters
 
         # (one extend of a built list: no thread sees part of it)
         _good_sets.extend([frozenset(ch for ch, n in common.items() if n >= GOOD)
                            for common in language_letters().values()])
+    return _good_sets
+
+
+def _consistent(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
+    letters mostly common in one language."""
+    _good_letter_sets()
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
     # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
@@ -427,6 +433,48 @@ def _consistent(text: str) -> bool:
     keys = letters.keys()
     best = max(sum(map(letters.__getitem__, good.intersection(keys))) for good in _good_sets)
     return best >= CONSISTENT * total
+
+
+def _consistent_bytes(data: bytes, page: str) -> bool:
+    """:func:`_consistent` of ``data`` decoded (without error) by ``page``, a page of one
+    non-ASCII character per high byte: the same counts taken per distinct byte, where the text
+    would be walked character by character."""
+    info = _byte_letters(page)
+    high = data.translate(None, _ASCII_BYTES)
+    counts = Counter(high)
+    if sum(n for b, n in counts.items() if info[b][0]) * 3 < len(high) * 2:
+        return False
+    letters: Counter = Counter()
+    for b, n in counts.items():
+        key = info[b][1]
+        if key is not None:
+            letters[key] += n
+    total = sum(letters.values())
+    if total * 3 < len(high) * 2:
+        return False
+    if not total:
+        return True
+    _good_letter_sets()
+    keys = letters.keys()
+    best = max(sum(map(letters.__getitem__, good.intersection(keys))) for good in _good_sets)
+    return best >= CONSISTENT * total
+
+
+def _byte_letters(page: str) -> list[tuple[bool, str | None]]:
+    """Per byte of ``page``: whether its character is letter-like (``[^\\W\\d_]``) and, for a
+    letter, its lower case (the keys :func:`_consistent` counts)."""
+    found = _letters_of_bytes.get(page)
+    if found is None:
+        found = []
+        for b in range(256):
+            c = _decode(bytes((b,)), page) or ""
+            found.append((bool(c) and _LETTER_LIKE.fullmatch(c) is not None, c.lower() if c.isalpha() else None))
+        _letters_of_bytes[page] = found
+    return found
+
+
+_letters_of_bytes: dict[str, list[tuple[bool, str | None]]] = {}
+_ASCII_BYTES = bytes(range(128))
 
 
 def _east_ok(new) -> bool:
@@ -716,7 +764,11 @@ def _round(current, base, group, counts, segments):
 # two double-byte characters in a row: lead, trail, lead, trail; Shift_JIS also writes
 # half-width katakana (0xA1..0xDF) in one byte ("\xb1\xb2" is "ｱｲ")
 _TWO_PAIRS = re.compile(rb"[\x81-\xfe][\x40-\xfe][\x81-\xfe][\x40-\xfe]")
-_TWO_SJIS = re.compile(rb"(?:[\x81-\x9f\xe0-\xfc][\x40-\xfc]|[\xa1-\xdf]){2}")
+# (each unit is a lead and a trail, or one katakana byte; the lead and katakana bytes are
+# disjoint, so the class of both comes first and a look-behind picks the unit: a search
+# skips in C to the next such byte)
+_SJIS_UNIT = rb"[\x81-\x9f\xa1-\xfc](?:(?<=[\x81-\x9f\xe0-\xfc])[\x40-\xfc]|(?<=[\xa1-\xdf]))"
+_TWO_SJIS = re.compile(_SJIS_UNIT * 2)
 # (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
 # 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
 _run_starts: dict[str | None, re.Pattern] = {}
@@ -819,7 +871,7 @@ def repair_possible(text: str) -> bool:
             out = _decode(data, right)
             if out is None or out == text:
                 continue
-            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(out):
+            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent_bytes(data, right):
                 continue  # _plausible_step: Western text read as CJK comes back as one language
             if right in _CJK_PAGES and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
