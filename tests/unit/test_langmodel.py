@@ -164,9 +164,11 @@ def test_contraction_context_equals_the_look_behind_pattern():
 
     reference = re.compile(rb"(?<=[A-Za-z])([\x80-\xff])ll(?![A-Za-z])|(?<=n)([\x80-\xff])t(?![A-Za-z])")
     assert langmodel._context(b"I\x92ll say you couldn\x92t, x\x92llama, n\x92ts")[6] == b"\x92\x92"
+    assert langmodel._context(b"\xb0\xa1n\x92t\xc4\xe3")[6] == b"\x92"  # mostly high bytes
     rng = random.Random(5)
-    alphabet = b"nlltaAZ \x92\xd5\xe9\x80\xff'.xy"
-    for _ in range(20000):
-        window = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
-        expected = b"".join(a + b for a, b in reference.findall(window))
-        assert langmodel._context(window)[6] == expected, window
+    # (mostly ASCII windows and mostly high ones take the two patterns)
+    for alphabet in (b"nlltaAZ \x92\xd5\xe9\x80\xff'.xy", b"nlt \x92\xd5\xe9\x80\xff\xb0\xa1"):
+        for _ in range(20000):
+            window = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+            expected = b"".join(a + b for a, b in reference.findall(window))
+            assert langmodel._context(window)[6] == expected, window

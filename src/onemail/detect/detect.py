@@ -397,21 +397,26 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
 # by a byte that is neither a trail byte nor a digit (GB18030's four-byte sequences have digits
 # in second place): every double-byte codec of the candidates fails there (Shift_JIS only when
 # the byte is one of its lead bytes; its 0xA1..0xDF are half-width katakana). Checked against
-# CPython's codecs by tests/detect/test_detect_rules.py.
-_ISOLATED_HIGH = re.compile(rb"[\x80-\xff](?<![\x80-\xff][\x00-\xff])(?<![\x80-\xff][\x00-\x7f][\x00-\xff])"
-                            rb"[\x00-\x2f\x3a-\x3f\x7f]")
+# CPython's codecs by tests/stdlib_assumptions/test_cjk_codecs.py.
+# (searched from the two ASCII bytes: a scan of East Asian text, nearly all high bytes, skips
+# in C; the start of the sample is matched apart)
+_ISOLATED_HIGH = re.compile(rb"[\x00-\x7f]{2}[\x80-\xff][\x00-\x2f\x3a-\x3f\x7f]")
+_ISOLATED_AT_START = re.compile(rb"[\x00-\x7f]?[\x80-\xff][\x00-\x2f\x3a-\x3f\x7f]")
 _CP932_LEADS = frozenset((*range(0x81, 0xA0), *range(0xE0, 0xFD)))
 _DOUBLE_BYTE_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
-#: Bytes in which :func:`_isolated_high` looks (a Latin text's first accented letter is near).
-ISOLATED_LOOK_BYTES = 512
+#: Bytes after the first high byte in which :func:`_isolated_high` looks (a Latin text's
+#: accented letters are near; East Asian text has none to find).
+ISOLATED_LOOK_BYTES = 128
 
 
 def _isolated_high(sample: bytes) -> int | None:
     """Return the value of a high byte of ``sample`` where every double-byte codec fails before
-    the last three bytes (see ``_ISOLATED_HIGH``), or None: one search where each codec would
-    raise and catch its own error."""
-    m = _ISOLATED_HIGH.search(sample, 0, min(ISOLATED_LOOK_BYTES, len(sample) - 2))
-    return sample[m.start()] if m else None
+    the last three bytes (see ``_ISOLATED_HIGH``), or None (none within ``ISOLATED_LOOK_BYTES``
+    of the first high byte): one search where each codec would raise and catch its own error."""
+    first = _first_high(sample)
+    end = min(first + ISOLATED_LOOK_BYTES, len(sample) - 2)
+    m = _ISOLATED_AT_START.match(sample, 0, end) or _ISOLATED_HIGH.search(sample, max(0, first - 2), end)
+    return sample[m.end() - 2] if m else None
 
 
 #: Bytes of the sample that onemail's own decoder checks (it is pure Python: ~25 us per KiB).

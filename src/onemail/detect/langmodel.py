@@ -122,6 +122,7 @@ import re
 import struct
 import threading
 import unicodedata
+from collections import Counter
 from itertools import repeat
 from operator import add, call, itemgetter, mul, sub
 
@@ -518,12 +519,15 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
         # bytes or more without a high byte (an English disclaimer, markup) is another text.
         local = _drop_long_ascii(data)
         letters = len(local) - len(local.translate(None, _LETTERS))
-    # (bytes.count per distinct byte: twice as fast as a Counter on these lengths)
     # the neighbours are read from the byte before the first high byte: an ASCII preamble (an
     # HTML head, a disclaimer) holds none
     start = max(0, first_high - 1)
     window = data[start:start + ADJACENT_BYTES]
-    return [(b, hb.count(b)) for b in set(hb)], letters, (*_context(window), window, line_letters)
+    # (bytes.count per distinct byte is twice as fast as a Counter for a few distinct bytes;
+    # East Asian text has a hundred: one counting pass in C)
+    distinct = set(hb)
+    counts = [(b, hb.count(b)) for b in distinct] if len(distinct) <= 24 else list(Counter(hb).items())
+    return counts, letters, (*_context(window), window, line_letters)
 
 
 def _drop_long_ascii(data: bytes) -> bytes:
@@ -592,7 +596,10 @@ def _context(window: bytes) -> tuple[bytes, ...]:
     space = int.from_bytes(window.translate(_SPACE_MASK), "big")
     alone = high & (space << 8) & (space >> 8)
     inside = high & (letter << 8) & (letter >> 8)
-    contraction = b"".join(_CONTRACTION.findall(window))
+    if high.bit_count() > 2 * size:  # (a quarter of the bytes high: 8 bits each)
+        contraction = bytes([window[m.start() - 1] for m in _CONTRACTION_DENSE.finditer(window)])
+    else:
+        contraction = b"".join(_CONTRACTION.findall(window))
     return (*((value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
               for m in (adjacent, before_upper, after_lower, after_digit, alone, inside)), contraction)
 
@@ -859,11 +866,14 @@ def _both_letters(a: str, b: str) -> re.Pattern | None:
 
 _context_cache: dict = {}
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
-#: A high byte after a letter and before an English contraction's ending and a non-letter
-#: (the high byte first and the rest looked around: a search skips in C to the next high byte,
-#: where a leading look-behind is tried at every byte).
+#: A high byte after a letter and before an English contraction's ending and a non-letter,
+#: found high byte first (a search skips in C to the next high byte; ``_CONTRACTION_DENSE``
+#: starts at the ``l`` or ``t`` instead, for text of mostly high bytes). Both find what
+#: ``(?<=[A-Za-z])([\x80-\xff])ll(?![A-Za-z])|(?<=n)([\x80-\xff])t(?![A-Za-z])`` finds, which
+#: tried its look-behind at every byte (tests/unit/test_langmodel.py).
 _CONTRACTION = re.compile(rb"[\x80-\xff](?:(?<=[A-Za-z][\x80-\xff])(?=ll(?![A-Za-z]))"
                           rb"|(?<=n[\x80-\xff])(?=t(?![A-Za-z])))")
+_CONTRACTION_DENSE = re.compile(rb"l(?<=[A-Za-z][\x80-\xff]l)l(?![A-Za-z])|t(?<=n[\x80-\xff]t)(?![A-Za-z])")
 
 
 def context_log_likelihood(window: bytes, label: str, lang: str, only: re.Pattern | None | bool = True) -> float:
