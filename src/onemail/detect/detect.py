@@ -44,11 +44,14 @@ errors and its share of bytes >= 0x80, is not classified (the bound is reported)
 UTF-8 rule the single-byte rows stop at their bound too, and a double-byte row at a bound from
 the characters that can earn frequency; a clean strict decode is kept, not decoded again;
 the single-byte model sums all pages and languages on packed integers
-(:mod:`onemail.detect.langmodel`). Measured with bench/detect.py against chardet 7.7 in the
-same run (CPU time, least of three passes; the ratio moves with the shared machine's load,
-three runs): ``detect`` 3.4-3.8x on whole files, 4.9-5.0x on 64-byte prefixes, 3.5-3.9x on
-512-byte prefixes; ``detect-fresh`` 3.4-4.0x, 3.5-3.8x and 3.0-3.3x (UTF-8 input costs about
-as much as chardet's: the confidence rows and the mojibake check of D14 are most of it).
+(:mod:`onemail.detect.langmodel`); an isolated high byte (:func:`_isolated_high`) proves the
+double-byte rows fail without decoding. Measured with bench/detect.py against chardet 7.7 in the
+same run (CPU time, least of three passes; the ratio moves with the shared machine's load):
+``detect`` 3.4x on whole files, 4.8x on 64-byte prefixes, 3.5-3.6x on 512-byte prefixes;
+``detect-fresh`` 3.1-3.4x, 3.4-3.5x and 2.95-3.3x (six runs of the last: 2.95, 3.03, 3.04, 3.10,
+3.12, 3.32). Timed file by file (the clock's own cost added to both sides) the 512-byte
+prefixes of detect-fresh give 1.6x on East Asian files, 1.45x on UTF-8 input (its confidence
+rows and the mojibake check of D14), 2.5x on non-Western and 3.4x on Western single-byte files.
 """
 
 from __future__ import annotations
