@@ -172,3 +172,26 @@ def test_contraction_context_equals_the_look_behind_pattern():
             window = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
             expected = b"".join(a + b for a, b in reference.findall(window))
             assert langmodel._context(window)[6] == expected, window
+
+
+def test_single_byte_counts_equal_the_classified_text():
+    """classify_single_byte counts every page's decoded text from its bytes: each Counts field
+    equals classify's of the decoded text (random bytes with at least one high byte, and every
+    byte value)."""
+    import codecs
+    import random
+
+    from onemail.detect.scoring import Counts, classify, classify_single_byte
+
+    rng = random.Random(6)
+    for label in langmodel.SINGLE_BYTE:
+        chars = langmodel.table(label)
+        samples = [bytes(range(256)), bytes(range(128, 256)), b"caf\xe9"]
+        samples += [bytes(rng.randrange(256) for _ in range(rng.randint(0, 40))) + bytes([rng.randrange(128, 256)])
+                    for _ in range(100)]
+        for data in samples:
+            want = classify(codecs.charmap_decode(data, "replace", chars)[0])
+            got = classify_single_byte(data, chars)
+            assert all(getattr(got, f) == getattr(want, f) for f in Counts.__slots__), (label, data)
+    # pure ASCII is counted as classify counts it (apart), through the decoded text
+    assert classify_single_byte(b"plain", langmodel.table("windows-1252")).latin == classify("plain").latin

@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from .binary import bom_charset, utf16_32_shape
 from .langmodel import good_share, high_byte_counts, rank_single_byte
 from .langmodel import table as sb_table
-from .scoring import classify, score_counts
+from .scoring import classify, classify_single_byte, score_counts
 
 __all__ = ["Candidate", "Detection", "detect", "CANDIDATES"]
 
@@ -354,7 +354,6 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
     # exact score: such rows may stop at their bound.
     best = FORCED_BEAT if forced_utf8 else -1.0
-    sb_seen = None
     isolated = None if forced_utf8 else _isolated_high(sample)
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
@@ -362,20 +361,16 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             continue
         if label in _SB_ROWS:
             label = sb1 if label == "windows-1252" else sb2
-            text = codecs.charmap_decode(sample, "replace", sb_table(label))[0]
-            errors = text.count("\ufffd")
-            if forced_utf8 and text:
+            # (the counts of the decoded sample, taken on its bytes: each U+FFFD is an error)
+            c = classify_single_byte(sample, sb_table(label))
+            errors = c.fffd
+            if forced_utf8 and sample:
                 # a single-byte reading has no East Asian character (no frequency, no
                 # exclusivity, no penalty): at most clean + coherence + printability (D16)
-                bound = (max(0.0, 30 - 30 * errors / len(text) - 8) if errors else 30.0) + 15 + 10
+                bound = (max(0.0, 30 - 30 * errors / len(sample) - 8) if errors else 30.0) + 15 + 10
                 if bound < best:
                     rows.append((bound, order, label, False))
                     continue
-            if sb_seen is not None and sb_seen[0] == text:
-                c = sb_seen[1]  # both pages read the sample alike: one classification
-            else:
-                c = classify(text)
-                sb_seen = (text, c)
             high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
             fit = fit1 if label == sb1 else fit2
             good = good_share(counts, label) * high * fit if counts else 0.0

@@ -46,9 +46,10 @@ C. Only the blocks that mix classes (U+00xx, U+30xx, U+FFxx) and ideograph membe
 
 from __future__ import annotations
 
+import codecs
 import re
 
-__all__ = ["Counts", "classify", "text_score"]
+__all__ = ["Counts", "classify", "classify_single_byte", "text_score"]
 
 # --- classes by UTF-16 high byte (one 256-code-point block each) ------------------------------
 _BLOCK = bytearray(b"O" * 256)  # other scripted
@@ -250,6 +251,71 @@ def classify(text: str) -> Counts:
 
 
 _NOISE_ASCII = bytes((*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F))
+
+#: The classes a character of a single-byte page can fall in (U+FFFD is noise and counted
+#: apart), as the code letters of :func:`classify_single_byte`'s tables.
+_SINGLE_CLASSES = {"N": "neutral", "X": "noise", "L": "latin", "G": "greek", "C": "cyrillic",
+                   "H": "hebrew", "A": "arabic", "T": "thai", "O": "other"}
+_single_tables: dict[str, bytes | None] = {}
+
+
+def classify_single_byte(data: bytes, chars: str) -> Counts:
+    """Return :func:`classify` of ``data`` decoded with a single-byte decoding table.
+
+    :param data: the bytes; at least one must be >= 0x80 (else the text may be ASCII, which
+        :func:`classify` counts apart): then the table is not used.
+    :param chars: the 256-character decoding table of :func:`codecs.charmap_decode`, U+FFFE
+        for an undefined byte (read as U+FFFD).
+
+    Outside East Asian scripts every class is a property of the character alone, so each byte
+    is mapped to its character's class letter by ``bytes.translate`` and the letters are
+    counted in C: the same counts as classifying the decoded text (tested on every page),
+    without decoding or walking it. A table with a character of a class that depends on its
+    neighbours (kana, Han, Hangul, half-width forms) is not used either.
+    """
+    table = _single_tables.get(chars, False)
+    if table is False:
+        table = _single_tables[chars] = _single_table(chars)
+    if table is None or data.isascii():
+        return classify(codecs.charmap_decode(data, "replace", chars)[0])
+    codes = data.translate(table)
+    count = codes.count
+    c = Counts()
+    c.chars = len(data)
+    fffd = count(b"F")
+    c.fffd = fffd
+    c.noise = count(b"X") + fffd
+    c.neutral = count(b"N")
+    c.latin = count(b"L")
+    c.greek = count(b"G")
+    c.cyrillic = count(b"C")
+    c.hebrew = count(b"H")
+    c.arabic = count(b"A")
+    c.thai = count(b"T")
+    c.other = count(b"O")
+    c.han = c.kana = c.hangul = c.half_kana = c.common = c.jis1 = 0
+    c.wedged = c.wedged_both = c.suspect = c.hangul_common = c.lone = c.ascii_letters = 0
+    return c
+
+
+def _single_table(chars: str) -> bytes | None:
+    """The ``bytes.translate`` table of byte -> class letter for a decoding table (None when a
+    character's class is not its own): each character is classified after a Latin letter
+    (U+0100), so that ASCII takes the non-ASCII path, and the Latin letter is taken off."""
+    codes = bytearray(256)
+    base = classify("\u0100")
+    for b in range(256):
+        ch = "\ufffd" if chars[b] == "\ufffe" else chars[b]
+        c = classify(ch + "\u0100")
+        if ch == "\ufffd":
+            codes[b] = ord("F")
+            continue
+        found = [code for code, name in _SINGLE_CLASSES.items()
+                 if getattr(c, name) - getattr(base, name) == 1]
+        if len(found) != 1 or c.scripted() + c.neutral + c.noise - base.scripted() != 1 or c.fffd:
+            return None
+        codes[b] = ord(found[0])
+    return bytes(codes)
 
 #: Flat penalty for any decode error (spec 004 "Why the error penalty is not proportional").
 ERROR_FLAT = 8
