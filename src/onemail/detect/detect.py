@@ -355,6 +355,9 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # exact score: such rows may stop at their bound.
     best = FORCED_BEAT if forced_utf8 else -1.0
     isolated = None if forced_utf8 else _isolated_high(sample)
+    # without a NUL no UTF-16/32 reading has the zero pattern: UTF-32 is given 0 and UTF-16 its
+    # halved bound (what _score gives them, without slicing the sample four times)
+    no_nul = 0 not in sample
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -380,15 +383,27 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             rows.append((score, order, label, False))
             best = max(best, score)
             continue
+        if no_nul and sample and codec.startswith("utf-"):
+            if codec.startswith("utf-32"):
+                rows.append((0.0, order, label, False))
+                continue
+            if codec.startswith("utf-16") and best >= 50:
+                rows.append((50.0, order, label, False))
+                continue
         proven = isolated is not None and codec in _DOUBLE_BYTE_CODECS and (
             codec != "cp932" or isolated in _CP932_LEADS)
         score, exclusive = _score(sample, label, codec, best, frequency_bound=forced_utf8, error_proven=proven)
         rows.append((score, order, label, exclusive))
-    rows.sort(key=lambda r: (-r[0], r[1]))
+    rows.sort(key=_row_order)
     if not forced_utf8:
         rows = _check_with_ours(sample, rows)
     conf = _confidence(rows)
     return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
+
+
+def _row_order(row: tuple) -> tuple:
+    """Best score first, ties in the design's order."""
+    return -row[0], row[1]
 
 
 # A high byte at a character boundary (the two bytes before it ASCII, or the start) followed
@@ -449,7 +464,7 @@ def _check_with_ours(sample: bytes, rows: list) -> list:
         if ours >= score:
             break
         rows[0] = (ours, order, label, False)
-        rows.sort(key=lambda r: (-r[0], r[1]))
+        rows.sort(key=_row_order)
     return rows
 
 
