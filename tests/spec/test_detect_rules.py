@@ -341,3 +341,38 @@ def test_long_ascii_disclaimer_does_not_outweigh_the_text(text, label, repeat):
     disclaimer = "This message and any attachments are confidential and intended solely for the addressee. "
     for data in ((text + disclaimer * repeat).encode(label), (disclaimer * repeat + text).encode(label)):
         assert detect(data).charset == label
+
+
+def test_provisional_rows_leave_the_answer_of_exact_scoring():
+    """D16: double-byte rows stopped at their frequency bound are scored exactly whenever they
+    are among the two best, so the charset, the confidence and the two best candidates equal
+    those of scoring every row exactly (corpus files, whole and cut to 64 and 512 bytes)."""
+    import csv
+    import importlib
+
+    from paths import CORPUS
+
+    module = importlib.import_module("onemail.detect.detect")
+    original = module._score
+
+    def exact(*args, provisional=None, **kwargs):
+        kwargs["frequency_bound"] = kwargs.get("frequency_bound") and provisional is None
+        return original(*args, **kwargs)
+
+    cases = []
+    for corpus in ("detect", "detect-fresh"):
+        base = CORPUS / corpus
+        with open(base / "MANIFEST.tsv", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+        for row in rows[::3]:
+            data = (base / row["path"]).read_bytes()
+            cases += [data, data[:64], data[:512]]
+    fast = [detect(data) for data in cases]
+    module._score = exact
+    try:
+        slow = [detect(data) for data in cases]
+    finally:
+        module._score = original
+    assert len(cases) > 1000
+    for a, b in zip(fast, slow, strict=True):
+        assert (a.charset, a.confidence, a.candidates[:2]) == (b.charset, b.confidence, b.candidates[:2])

@@ -225,7 +225,8 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 
 
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
-           frequency_bound: bool = False, error_proven: bool = False) -> tuple[float, bool]:
+           frequency_bound: bool = False, error_proven: bool = False,
+           provisional: set | None = None) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data``.
 
     Errors are counted over all of ``data``; the characters are classified in the first
@@ -236,7 +237,8 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     characters that can earn frequency (common ideographs, kana, KS X 1001 Hangul) with the
     classifier's own patterns, cheaper than classifying. ``error_proven`` says that a strict
     decode of ``data`` fails before its last three bytes (:func:`_isolated_high`): the bound
-    of a failed decode is then taken without decoding.
+    of a failed decode is then taken without decoding. When ``provisional`` (a set) is given,
+    a row stopped at the frequency bound adds its label to it (see :func:`_settle`).
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
         return 0.0, False
@@ -284,6 +286,8 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
         bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + (0 if errors else 10)
         if bound < beat:
+            if provisional is not None:
+                provisional.add(label)
             return bound, False
     counts = classify(text)
     score = score_counts(counts, errors)
@@ -358,6 +362,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # without a NUL no UTF-16/32 reading has the zero pattern: UTF-32 is given 0 and UTF-16 its
     # halved bound (what _score gives them, without slicing the sample four times)
     no_nul = 0 not in sample
+    provisional: set[str] = set()  # double-byte rows stopped at their frequency bound
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -392,13 +397,36 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
                 continue
         proven = isolated is not None and codec in _DOUBLE_BYTE_CODECS and (
             codec != "cp932" or isolated in _CP932_LEADS)
-        score, exclusive = _score(sample, label, codec, best, frequency_bound=forced_utf8, error_proven=proven)
+        score, exclusive = _score(sample, label, codec, best, frequency_bound=True, error_proven=proven,
+                                  provisional=None if forced_utf8 else provisional)
         rows.append((score, order, label, exclusive))
     rows.sort(key=_row_order)
     if not forced_utf8:
+        rows = _settle(rows, provisional, sample, best)
         rows = _check_with_ours(sample, rows)
+        rows = _settle(rows, provisional, sample, best)
     conf = _confidence(rows)
     return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
+
+
+def _settle(rows: list, provisional: set, sample: bytes, beat: float) -> list:
+    """Score exactly every provisional row (one stopped at its frequency bound) among the two
+    best, until none is: the best and the second, hence the charset and the confidence, are
+    those of exact scores; a provisional row below them keeps its bound (D16).
+
+    A provisional row's bound is at least its exact score, so scoring it can only move it
+    down; the single-byte row that set ``beat`` stays above every provisional row.
+    """
+    while True:
+        pending = [i for i in range(min(2, len(rows))) if rows[i][2] in provisional]
+        if not pending:
+            return rows
+        for i in pending:
+            _, order, label, _ = rows[i]
+            provisional.discard(label)
+            score, exclusive = _score(sample, label, _CODECS[label], beat)
+            rows[i] = (score, order, label, exclusive)
+        rows.sort(key=_row_order)
 
 
 def _row_order(row: tuple) -> tuple:
@@ -469,6 +497,7 @@ def _check_with_ours(sample: bytes, rows: list) -> list:
 
 
 _SB_ROWS = ("windows-1252", "iso-8859-1")
+_CODECS = dict(CANDIDATES)
 #: The candidates with their design order, the single-byte rows first: their score lets the
 #: others skip classification (D16).
 _SB_FIRST = sorted(enumerate(CANDIDATES), key=lambda oc: oc[1][0] not in _SB_ROWS)
