@@ -524,9 +524,14 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[byt
     start = max(0, first_high - 1)
     window = data[start:start + ADJACENT_BYTES]
     # (bytes.count per distinct byte is twice as fast as a Counter for a few distinct bytes;
-    # East Asian text has a hundred: one counting pass in C)
-    distinct = set(hb)
-    counts = [(b, hb.count(b)) for b in distinct] if len(distinct) <= 24 else list(Counter(hb).items())
+    # East Asian or Cyrillic text has a hundred: one counting pass in C)
+    counts = None
+    if len(hb) <= 64:
+        distinct = set(hb)
+        if len(distinct) <= 24:
+            counts = [(b, hb.count(b)) for b in distinct]
+    if counts is None:
+        counts = list(Counter(hb).items())
     return counts, letters, (*_context(window), window, line_letters)
 
 
