@@ -68,3 +68,26 @@ def test_repair_possible_is_false_only_when_repair_changes_nothing(text):
 
     if repair(text).steps:
         assert repair_possible(text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_text, st.sampled_from(["windows-1252", "gbk", "big5", "shift_jis", "euc-kr", "koi8_r", "cp1253"]))
+def test_provisional_rows_answer_as_exact_scoring(text, codec):
+    """D16: rows left at their frequency bound change no charset, confidence or two best rows."""
+    import importlib
+
+    module = importlib.import_module("onemail.detect.detect")
+    data = text.encode(codec, "ignore")
+    fast = detect(data)
+    original = module._score
+
+    def exact(*args, provisional=None, **kwargs):
+        kwargs["frequency_bound"] = kwargs.get("frequency_bound") and provisional is None
+        return original(*args, **kwargs)
+
+    module._score = exact
+    try:
+        slow = detect(data)
+    finally:
+        module._score = original
+    assert (fast.charset, fast.confidence, fast.candidates[:2]) == (slow.charset, slow.confidence, slow.candidates[:2])
