@@ -369,16 +369,19 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             continue
         if label in _SB_ROWS:
             label = sb1 if label == "windows-1252" else sb2
-            # (the counts of the decoded sample, taken on its bytes: each U+FFFD is an error)
-            c = classify_single_byte(sample, sb_table(label))
-            errors = c.fffd
+            table = sb_table(label)
             if forced_utf8 and sample:
                 # a single-byte reading has no East Asian character (no frequency, no
-                # exclusivity, no penalty): at most clean + coherence + printability (D16)
+                # exclusivity, no penalty): at most clean + coherence + printability (D16);
+                # its errors are the bytes the page leaves undefined
+                errors = len(sample) - len(sample.translate(None, _undefined_bytes(table)))
                 bound = (max(0.0, 30 - 30 * errors / len(sample) - 8) if errors else 30.0) + 15 + 10
                 if bound < best:
                     rows.append((bound, order, label, False))
                     continue
+            # (the counts of the decoded sample, taken on its bytes: each U+FFFD is an error)
+            c = classify_single_byte(sample, table)
+            errors = c.fffd
             high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
             fit = fit1 if label == sb1 else fit2
             good = good_share(counts, label) * high * fit if counts else 0.0
@@ -427,6 +430,17 @@ def _settle(rows: list, provisional: set, sample: bytes, beat: float) -> list:
             score, exclusive = _score(sample, label, _CODECS[label], beat)
             rows[i] = (score, order, label, exclusive)
         rows.sort(key=_row_order)
+
+
+def _undefined_bytes(table: str) -> bytes:
+    """The bytes a single-byte decoding table leaves undefined (U+FFFE), as a deletion set."""
+    found = _undefined.get(table)
+    if found is None:
+        found = _undefined[table] = bytes(b for b in range(256) if table[b] == "\ufffe")
+    return found
+
+
+_undefined: dict[str, bytes] = {}
 
 
 def _row_order(row: tuple) -> tuple:

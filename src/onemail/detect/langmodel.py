@@ -123,7 +123,7 @@ import struct
 import threading
 import unicodedata
 from collections import Counter
-from itertools import repeat
+from itertools import compress, repeat
 from operator import add, call, itemgetter, mul, sub
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "good_share", "char_weights"]
@@ -991,8 +991,12 @@ def _context_tables(label: str, lang: str) -> list:
 def good_share(counts: list[tuple[int, int]], label: str) -> float:
     """Return the share (0..1) of high bytes that ``label`` makes a common letter of."""
     good = _get()[0][label][1]
-    total = sum(n for _, n in counts)
-    return sum(n for b, n in counts if good[b]) / total if total else 0.0
+    if not counts:
+        return 0.0
+    bs, ns = zip(*counts, strict=True)
+    total = sum(ns)
+    # (the counts of the bytes the page makes a common letter of, picked in C)
+    return sum(compress(ns, map(good.__getitem__, bs))) / total if total else 0.0
 
 
 _letters_by_lang: dict[str, dict[str, int]] = {}

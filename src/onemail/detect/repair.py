@@ -437,43 +437,43 @@ def _consistent(text: str) -> bool:
 
 def _consistent_bytes(data: bytes, page: str) -> bool:
     """:func:`_consistent` of ``data`` decoded (without error) by ``page``, a page of one
-    non-ASCII character per high byte: the same counts taken per distinct byte, where the text
-    would be walked character by character."""
-    info = _byte_letters(page)
+    non-ASCII character per high byte: the same counts taken on the bytes (``bytes.translate``
+    and a ``Counter`` of the letter bytes), where the text would be walked character by
+    character."""
+    not_like, not_letter, keys_of = _byte_letters(page)
     high = data.translate(None, _ASCII_BYTES)
-    counts = Counter(high)
-    if sum(n for b, n in counts.items() if info[b][0]) * 3 < len(high) * 2:
+    if len(high.translate(None, not_like)) * 3 < len(high) * 2:
         return False
-    letters: Counter = Counter()
-    for b, n in counts.items():
-        key = info[b][1]
-        if key is not None:
-            letters[key] += n
-    total = sum(letters.values())
+    letter_bytes = high.translate(None, not_letter)
+    total = len(letter_bytes)
     if total * 3 < len(high) * 2:
         return False
     if not total:
         return True
+    letters: Counter = Counter()
+    for b, n in Counter(letter_bytes).items():
+        letters[keys_of[b]] += n
     _good_letter_sets()
     keys = letters.keys()
     best = max(sum(map(letters.__getitem__, good.intersection(keys))) for good in _good_sets)
     return best >= CONSISTENT * total
 
 
-def _byte_letters(page: str) -> list[tuple[bool, str | None]]:
-    """Per byte of ``page``: whether its character is letter-like (``[^\\W\\d_]``) and, for a
-    letter, its lower case (the keys :func:`_consistent` counts)."""
+def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None]]:
+    """For ``page``: the bytes whose character is not letter-like (``[^\\W\\d_]``), the bytes
+    whose character is not a letter (both as deletion sets), and per byte the lower case of
+    its letter (the keys :func:`_consistent` counts)."""
     found = _letters_of_bytes.get(page)
     if found is None:
-        found = []
-        for b in range(256):
-            c = _decode(bytes((b,)), page) or ""
-            found.append((bool(c) and _LETTER_LIKE.fullmatch(c) is not None, c.lower() if c.isalpha() else None))
-        _letters_of_bytes[page] = found
+        chars = [_decode(bytes((b,)), page) or "" for b in range(256)]
+        found = _letters_of_bytes[page] = (
+            bytes(b for b, c in enumerate(chars) if not (c and _LETTER_LIKE.fullmatch(c))),
+            bytes(b for b, c in enumerate(chars) if not c.isalpha()),
+            [c.lower() if c.isalpha() else None for c in chars])
     return found
 
 
-_letters_of_bytes: dict[str, list[tuple[bool, str | None]]] = {}
+_letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None]]] = {}
 _ASCII_BYTES = bytes(range(128))
 
 
