@@ -692,10 +692,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     for context, kind in ((adj, "adjacent"), (before_upper, "before_upper"), (after_lower, "after_lower"),
                           (after_digit, "after_digit"), (alone, "alone"), (inside, "inside"),
                           (contraction, "contraction")):
-        if context:
-            distinct = set(context)
-            mixed_total += sum(map(mul, map(context.count, distinct),
-                                   map(_packed_mix[kind].__getitem__, distinct)))
+        if context:  # (one packed add per byte of the context, in C)
+            mixed_total += sum(map(_packed_mix[kind].__getitem__, context))
     mixes = _unpack(mixed_total, _UB_FMT, len(rows)) if mixed_total else (0,) * len(rows)
     if window and mixed_total:
         # the contexts were read in the window, the counts in up to MAX_HIGH_BYTES high bytes:
