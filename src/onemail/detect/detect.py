@@ -249,24 +249,28 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     decoded = None
     failed = False  # a strict decode failed: the next decode replaces at once
     if beat > 0 and data and not codec.startswith("table:"):
-        if error_proven:  # the bound of the except clause below, without the failing decode
+        if error_proven:
+            # the bound of the except clause below, without the strict decode (it would fail)
+            failed = True
             high = len(data) - len(data.translate(None, _HIGH_BYTES))
             n = max(1.0, len(data) - high / 2)
             if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
                 return 22 + 15 + 35 * min(1.0, high / n) + 10, False
-        try:
-            decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
-        except UnicodeDecodeError as exc:
-            failed = True
-            # at least one error (not a last character cut short, D15): bound the score before
-            # paying for the full decode (a double-byte reading has >= len - high/2 characters)
-            if exc.start >= len(data) - 3:
-                high = -1
-            else:
-                high = len(data) - len(data.translate(None, _HIGH_BYTES))
-            n = max(1.0, len(data) - high / 2)
-            if high >= 0 and 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
-                return 22 + 15 + 35 * min(1.0, high / n) + 10, False
+        else:
+            try:
+                decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
+            except UnicodeDecodeError as exc:
+                failed = True
+                # at least one error (not a last character cut short, D15): bound the score
+                # before paying for the full decode (a double-byte reading has >= len - high/2
+                # characters)
+                if exc.start >= len(data) - 3:
+                    high = -1
+                else:
+                    high = len(data) - len(data.translate(None, _HIGH_BYTES))
+                n = max(1.0, len(data) - high / 2)
+                if high >= 0 and 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
+                    return 22 + 15 + 35 * min(1.0, high / n) + 10, False
     text, errors = decoded or (_decode_replace(data, codec) if failed else _decode(data, codec))
     if beat > 0 and text:
         n = len(text)
@@ -448,14 +452,17 @@ def _row_order(row: tuple) -> tuple:
     return -row[0], row[1]
 
 
-# A high byte at a character boundary (the two bytes before it ASCII, or the start) followed
-# by a byte that is neither a trail byte nor a digit (GB18030's four-byte sequences have digits
-# in second place): every double-byte codec of the candidates fails there (Shift_JIS only when
-# the byte is one of its lead bytes; its 0xA1..0xDF are half-width katakana). Checked against
-# CPython's codecs by tests/stdlib_assumptions/test_cjk_codecs.py.
-# (searched from the two ASCII bytes: a scan of East Asian text, nearly all high bytes, skips
+# A high byte at a character boundary followed by a byte that is neither a trail byte nor a
+# digit (GB18030's four-byte sequences have digits in second place): every double-byte codec of
+# the candidates fails there (Shift_JIS only when the byte is one of its lead bytes; its
+# 0xA1..0xDF are half-width katakana). The high byte is at a boundary after two ASCII bytes (the
+# second cannot be a trail: no lead before it), after a byte below 0x40 that is not a digit (no
+# codec's trail or continuation byte: a space before a one-letter Cyrillic word), or at the
+# start. Checked against CPython's codecs by tests/stdlib_assumptions/test_cjk_codecs.py.
+# (searched from the bytes before it: a scan of East Asian text, nearly all high bytes, skips
 # in C; the start of the sample is matched apart)
-_ISOLATED_HIGH = re.compile(rb"[\x00-\x7f]{2}[\x80-\xff][\x00-\x2f\x3a-\x3f\x7f]")
+_ISOLATED_HIGH = re.compile(rb"(?:[\x00-\x7f][\x00-\x7f]|[\x00-\x2f\x3a-\x3f])[\x80-\xff]"
+                            rb"[\x00-\x2f\x3a-\x3f\x7f]")
 _ISOLATED_AT_START = re.compile(rb"[\x00-\x7f]?[\x80-\xff][\x00-\x2f\x3a-\x3f\x7f]")
 _CP932_LEADS = frozenset((*range(0x81, 0xA0), *range(0xE0, 0xFD)))
 _DOUBLE_BYTE_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
