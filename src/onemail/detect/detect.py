@@ -45,13 +45,15 @@ UTF-8 rule the single-byte rows stop at their bound too, and a double-byte row a
 the characters that can earn frequency; a clean strict decode is kept, not decoded again;
 the single-byte model sums all pages and languages on packed integers
 (:mod:`onemail.detect.langmodel`); an isolated high byte (:func:`_isolated_high`) proves the
-double-byte rows fail without decoding. Measured with bench/detect.py against chardet 7.7 in the
-same run (CPU time, least of three passes; the ratio moves with the shared machine's load):
-``detect`` 3.4x on whole files, 4.8x on 64-byte prefixes, 3.5-3.6x on 512-byte prefixes;
-``detect-fresh`` 3.1-3.4x, 3.4-3.5x and 2.95-3.3x (six runs of the last: 2.95, 3.03, 3.04, 3.10,
-3.12, 3.32). Timed file by file (the clock's own cost added to both sides) the 512-byte
-prefixes of detect-fresh give 1.6x on East Asian files, 1.45x on UTF-8 input (its confidence
-rows and the mojibake check of D14), 2.5x on non-Western and 3.4x on Western single-byte files.
+double-byte rows fail without decoding; the single-byte rows are counted from the bytes
+(:func:`onemail.detect.scoring.classify_single_byte`); outside the UTF-8 rule a double-byte
+row stops at its frequency bound unless it is among the two best (D16). Measured with
+bench/detect.py against chardet 7.7 in the same run (CPU time, least of three passes; the
+ratio moves with the shared machine's load, three runs): ``detect`` 3.7-3.9x on whole files,
+5.1-5.2x on 64-byte prefixes, 4.0-4.1x on 512-byte prefixes; ``detect-fresh`` 3.6-4.4x,
+3.6-3.7x and 3.3-3.5x. By kind of file (512-byte prefixes of detect-fresh, least of five
+passes per group): Western single-byte 4.6x, other single-byte 3.4x, East Asian 1.9x, UTF-8
+1.8x (its confidence rows and the mojibake check of D14), UTF-16/32 19x.
 """
 
 from __future__ import annotations
