@@ -587,10 +587,10 @@ def _utf8(data: bytes) -> Detection:
     sample = _sample(data, UTF8_RUNNER_UP_BYTES)
     found = _rank(sample, sample, forced_utf8=True)
     if found.confidence > MOJIBAKE_CONFIDENCE:
-        from .repair import repair, repair_possible
+        from .repair import repair
 
         text = _sample(data, MOJIBAKE_CHECK_BYTES).decode("utf-8", "ignore")
-        if repair_possible(text) and repair(text).steps:
+        if repair(text).steps:  # (repair starts with the cheap repair_possible test)
             # valid UTF-8 of mojibake: the charset is right, the text is not clean (D14)
             return Detection(found.charset, MOJIBAKE_CONFIDENCE, found.candidates)
     return found

@@ -702,6 +702,15 @@ def repair(text: str) -> Repair:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
+    if not repair_possible(text):
+        # no first-round step can apply (the cheap test; ASCII among them): nothing changes
+        return Repair(text, ())
+    return _rounds(text)
+
+
+def _rounds(text: str) -> Repair:
+    """The rounds of :func:`repair`, without the :func:`repair_possible` test (the tests
+    compare the two: the cheap test must never refuse a text the rounds would change)."""
     steps: list[tuple[str, str]] = []
     if text.isascii():
         return Repair(text, ())
