@@ -714,10 +714,15 @@ def _rounds(text: str) -> Repair:
     steps: list[tuple[str, str]] = []
     if text.isascii():
         return Repair(text, ())
+    # (several pairs often read the text alike, and a round's output is the next round's
+    # input: each distinct text is scored once)
+    scored: dict[str, tuple] = {}
     current = text
     for _ in range(MAX_ROUNDS):
-        base, group, counts = _score(current)
-        best = _round(current, base, group, counts, False) or _round(current, base, group, counts, True)
+        base, group, counts = scored.get(current) or _score(current)
+        runs: dict[str, bool] = {}  # per page: _enough_runs(current), for both passes
+        best = (_round(current, base, group, counts, False, scored, runs)
+                or _round(current, base, group, counts, True, scored, runs))
         if best is None:
             break
         _, wrong, right, current = best
@@ -725,16 +730,24 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
-def _round(current, base, group, counts, segments):
-    """Return the best accepted ``(key, wrong, right, text)`` of one round, or None.
+def _round(current, base, group, counts, segments, scored=None, runs=None):
+    """Return the best accepted ``(key, wrong, right, text)`` of one round, or None
+    (``scored``: the scores of texts already scored in this repair, ``runs``: per page,
+    :func:`_enough_runs` of ``current``; both filled in).
 
     Whole-text steps first; the piecewise UTF-8 readings (D13) only when no whole-text step
     is accepted, and only when they remove at least half of the UTF-8 signatures (D24).
     """
     best = None
     for wrong, right in PAIRS:
-        if wrong in UTF8_ONLY and not _enough_runs(current, wrong):
-            continue
+        if wrong in UTF8_ONLY:
+            enough = None if runs is None else runs.get(wrong)
+            if enough is None:
+                enough = _enough_runs(current, wrong)
+                if runs is not None:
+                    runs[wrong] = enough
+            if not enough:
+                continue
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
                 continue
@@ -755,7 +768,13 @@ def _round(current, base, group, counts, segments):
             continue
         if wrong in UTF8_ONLY and len(_C1.findall(out)) > len(_C1.findall(current)):
             continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
-        score, new_group, new_counts = _score(out)
+        if scored is None:
+            score, new_group, new_counts = _score(out)
+        else:
+            found = scored.get(out)
+            if found is None:
+                found = scored[out] = _score(out)
+            score, new_group, new_counts = found
         if score <= base + MARGIN:
             continue
         if not _plausible_step(wrong, right, counts, new_counts, out):
