@@ -186,7 +186,14 @@ def _decode_cesu8(data: bytes) -> str | None:
 
 
 def _signature_re() -> re.Pattern:
-    """Compile the UTF-8 signature pattern (D11): a page's character for a lead byte followed
+    """Compile the UTF-8 signature pattern (:func:`_signature_branches`, first characters
+    first: :func:`_first_class`)."""
+    return _first_class(_signature_branches())
+
+
+def _signature_branches() -> list[tuple[str, str]]:
+    """The branches of the UTF-8 signature pattern (D11) as ``(class of the first character,
+    rest)``: a page's character for a lead byte followed
     by its character for a continuation byte, for windows-1252, ISO-8859-1, windows-1251,
     windows-1250 and CP437 (box drawing followed by box drawing or shades is DOS art, not a
     signature), and Mac Roman's ``√`` (its ``0xC3``) before any continuation character."""
@@ -214,11 +221,15 @@ def _signature_re() -> re.Pattern:
     # CP437's three-byte lead (a Greek or math letter) before its box drawing for 0xB0..0xBF
     # and a continuation character: "ß║┐" is "ế" (D22); DOS art does not put "ß" before box
     # drawing, and no Latin-1 reading makes box drawing
-    dos = "".join(cls(_decode(bytes((b,)), "ibm437") for b in range(lo, hi))
-                  for lo, hi in ((0xE0, 0xF0), (0xB0, 0xC0), (0x80, 0xC0)))
-    return re.compile(cls(leads) + cls(conts) + "|[\u00c2\u00c3]\xa0|\u221a" + cls(mac_conts)
-                      + "|(?<=[^\\W\\d_])[\u2248\u0192]" + cls(mac_conts)
-                      + "|(?<![A-Z])\u00c3(?=  ?[a-z]|  \\S)|" + lost + "|" + dos)
+    dos = [cls(_decode(bytes((b,)), "ibm437") for b in range(lo, hi))
+           for lo, hi in ((0xE0, 0xF0), (0xB0, 0xC0), (0x80, 0xC0))]
+    # (each branch as its first character's class and the rest: _first_class puts the union of
+    # the first characters first, where the plain alternation tried seven branches per character)
+    return ([
+        (cls(leads), cls(conts)), ("[\u00c2\u00c3]", "\xa0"), ("[\u221a]", cls(mac_conts)),
+        ("[\u2248\u0192]", "(?<=[^\\W\\d_].)" + cls(mac_conts)),
+        ("[\u00c3]", "(?<![A-Z].)(?=  ?[a-z]|  \\S)"), (lost[:-1], "\ufffd"),
+        (dos[0], dos[1] + dos[2])])
 
 
 _SIGNATURE: re.Pattern | None = None
@@ -251,15 +262,20 @@ def _triple_re() -> re.Pattern:
     of 0x80..0xBF): one that is not three letters, nor a letter before two punctuation marks
     (``ë…”`` ends a word), is a second signature (D27: ``вЂ™`` is ``’``)."""
     if not _TRIPLE:
-        alts = []
-        for name in ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250"):
-            lead = "".join(re.escape(_decode(bytes((b,)), name) or "") for b in range(0xE0, 0xF0))
-            low, cont = ("".join(re.escape(c) for b in range(0x80, hi)
-                                 if (c := _decode(bytes((b,)), name)) and c != "\xa0")
-                         for hi in (0xA0, 0xC0))
-            alts.append(f"[{lead}][{low}][{cont}]")
-        _TRIPLE.append(re.compile("|".join(alts)))
+        _TRIPLE.append(_first_class(_triple_branches()))
     return _TRIPLE[0]
+
+
+def _triple_branches() -> list[tuple[str, str]]:
+    """The branches of :func:`_triple_re`: ``(class of the lead's character, rest)`` per page."""
+    alts = []
+    for name in ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250"):
+        lead = "".join(re.escape(_decode(bytes((b,)), name) or "") for b in range(0xE0, 0xF0))
+        low, cont = ("".join(re.escape(c) for b in range(0x80, hi)
+                             if (c := _decode(bytes((b,)), name)) and c != "\xa0")
+                     for hi in (0xA0, 0xC0))
+        alts.append((f"[{lead}]", f"[{low}][{cont}]"))
+    return alts
 
 
 # An upper-case Latin-1 letter after an ASCII character that is not a lower-case letter (so not
@@ -267,8 +283,10 @@ def _triple_re() -> re.Pattern:
 # "AHÅ™,", "10 Å—" are a name and the Ångström sign (ftfy negative cases), not UTF-8
 # signatures (D23). "Ã" (0xC3, the lead of every Latin-1 letter) is no word: "3 Ã— 4" is
 # "3 × 4", "OÃ™" is "OÙ"; only a letter's plural, "Ã’s", is text.
-_TEXTLIKE = re.compile("(?<![^\\x00-\\x60\\x7b-\\x7f])(?:[\u00c0-\u00c2\u00c4-\u00d6\u00d8-\u00de]"
-                       "[\u201d\u2013\u2014\u2122\u2026\u2019]|\u00c3\u2019s)(?![^\\W\\d_])")
+# (the letter first and the look-behind after it: a search skips in C to the next such letter)
+_TEXTLIKE = re.compile("[\u00c0-\u00de](?<![^\\x00-\\x60\\x7b-\\x7f].)"
+                       "(?:(?<=[\u00c0-\u00c2\u00c4-\u00d6\u00d8-\u00de])[\u201d\u2013\u2014\u2122\u2026\u2019]"
+                       "|(?<=\u00c3)\u2019s)(?![^\\W\\d_])")
 
 
 _GOOD: re.Pattern | None = None
@@ -319,7 +337,7 @@ COMMON_SYMBOLS = (r"\x00-\x7f\xa0\xa1\xa3\xa5\xa7\xa9\xab\xae\xb0\xb1\xb4\xb7\xb
                   r"\xd7\xf7\u2010-\u2027\u2030-\u205e\u20a0-\u20bf\u2122\u2190-\u22ff"
                   r"\u2500-\u27bf")
 # A letter of a non-Latin alphabet between ASCII letters or digits ("5\u05e335"): stray.
-_STRAY = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f](?=[A-Za-z0-9])")
+_STRAY = re.compile(r"[\u0370-\u0e7f](?<=[A-Za-z0-9].)(?=[A-Za-z0-9])")
 
 
 def _score(text: str) -> tuple[float, str, object]:
