@@ -558,6 +558,19 @@ def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | No
     return None
 
 
+def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
+    """``_apply(text, wrong, right, segments=False)``, the encoding of ``text`` by ``wrong``
+    kept in ``memo`` (``("data", wrong)``) for the other pairs of the round."""
+    key = ("data", wrong)
+    if key in memo:
+        data = memo[key]
+    else:
+        data = memo[key] = _encode(text, wrong)
+    if data is not None and not data.isascii():
+        return _decode(data, right)
+    return None
+
+
 _segment_res: dict[str, re.Pattern] = {}
 #: C1 controls (D25).
 _C1 = re.compile("[\x80-\x9f]")
@@ -738,9 +751,11 @@ def _rounds(text: str) -> Repair:
     current = text
     for _ in range(MAX_ROUNDS):
         base, group, counts = scored.get(current) or _score(current)
-        runs: dict[str, bool] = {}  # per page: _enough_runs(current), for both passes
-        best = (_round(current, base, group, counts, False, scored, runs)
-                or _round(current, base, group, counts, True, scored, runs))
+        # per page, for both passes: ("runs", page) -> _enough_runs(current, page), and
+        # ("data", page) -> current encoded by the page (a page is the wrong one of many pairs)
+        memo: dict[tuple[str, str], object] = {}
+        best = (_round(current, base, group, counts, False, scored, memo)
+                or _round(current, base, group, counts, True, scored, memo))
         if best is None:
             break
         _, wrong, right, current = best
@@ -748,28 +763,28 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
-def _round(current, base, group, counts, segments, scored=None, runs=None):
+def _round(current, base, group, counts, segments, scored=None, memo=None):
     """Return the best accepted ``(key, wrong, right, text)`` of one round, or None
-    (``scored``: the scores of texts already scored in this repair, ``runs``: per page,
-    :func:`_enough_runs` of ``current``; both filled in).
+    (``scored``: the scores of texts already scored in this repair; ``memo``: per page,
+    :func:`_enough_runs` of ``current`` and ``current`` encoded by it; both filled in).
 
     Whole-text steps first; the piecewise UTF-8 readings (D13) only when no whole-text step
     is accepted, and only when they remove at least half of the UTF-8 signatures (D24).
     """
     best = None
     for wrong, right in PAIRS:
+        if memo is None:
+            memo = {}
         if wrong in UTF8_ONLY:
-            enough = None if runs is None else runs.get(wrong)
+            enough = memo.get(("runs", wrong))
             if enough is None:
-                enough = _enough_runs(current, wrong)
-                if runs is not None:
-                    runs[wrong] = enough
+                enough = memo["runs", wrong] = _enough_runs(current, wrong)
             if not enough:
                 continue
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
                 continue
-            if _apply(current, wrong, right, segments=False) is not None:
+            if _whole(current, wrong, right, memo) is not None:
                 continue  # the whole text decodes: tried in the first pass
             out = _apply_segments(current, wrong)
             if out is None:
@@ -778,7 +793,7 @@ def _round(current, base, group, counts, segments, scored=None, runs=None):
             if left >= before or 2 * left > before:
                 continue  # it must remove signatures, at least half of them (D24)
         else:
-            out = _apply(current, wrong, right, segments=False)
+            out = _whole(current, wrong, right, memo)
             if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES:
                 # runs that explain every non-ASCII character are a whole-text reading (D20)
                 out = _apply_segments(current, wrong, complete=True)
