@@ -648,6 +648,8 @@ def _in_word(m: re.Match, page: str) -> bool:
 
 
 def _enough_runs(text: str, page: str) -> bool:
+    if _run_hint(page).search(text) is None:
+        return False  # every run starts with a hint: none here (the hint scans faster)
     matches = list(_segment_re(page).finditer(text))
     if page == "windows-1251":
         matches = [m for m in matches if not _CYRILLIC_LOWER.match(text, m.end())]
