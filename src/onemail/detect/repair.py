@@ -696,6 +696,8 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
     byte (D18). With ``complete``, also None unless every non-ASCII character of ``text`` is
     in a replaced run (D20).
     """
+    if _run_hint(page).search(text) is None:
+        return None  # no run (each starts with a hint): nothing changes
     changed = 0
     strong = 0
     covered = 0
