@@ -396,3 +396,21 @@ def test_signature_patterns_match_as_their_alternations():
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 7)))
         for name, (reference, fast) in plain.items():
             assert reference.findall(text) == fast.findall(text), (name, text)
+
+
+def test_best_language_counts_as_the_sets_one_by_one():
+    """_best_language sums every language's common letters at once in packed fields: the most
+    letters one language has, as intersecting each language's set would give."""
+    import importlib
+    import random
+    from collections import Counter
+
+    module = importlib.import_module("onemail.detect.repair")
+    goods = module._good_letter_sets()
+    alphabet = sorted(set().union(*goods)) + list("xyzщ中")
+    rng = random.Random(9)
+    for _ in range(3000):
+        letters = Counter({rng.choice(alphabet): rng.randint(1, 60) for _ in range(rng.randint(1, 25))})
+        want = max(sum(map(letters.__getitem__, good.intersection(letters.keys()))) for good in goods)
+        assert module._best_language(letters) == want
+    assert module._best_language(Counter({"中": 5})) == 0

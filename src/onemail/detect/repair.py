@@ -67,9 +67,12 @@ from __future__ import annotations
 
 import codecs
 import re
+import struct
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
+from operator import mul
 
 from .scoring import classify, score_counts
 
@@ -432,6 +435,35 @@ def _good_letter_sets() -> list[frozenset[str]]:
     return _good_sets
 
 
+def _best_language(letters: Counter) -> int:
+    """Return the most letters of ``letters`` (lower case -> count) that one language has
+    among its common letters: every language at once, each letter adding its count to a
+    32-bit field per language of one integer (:func:`_letter_fields`)."""
+    fields = _letter_fields()
+    if sum(letters.values()) >= 1 << 31:  # (a field could overflow: the sets one by one)
+        keys = letters.keys()
+        return max(sum(map(letters.__getitem__, good.intersection(keys))) for good in _good_sets)
+    packed = sum(map(mul, letters.values(), map(fields.get, letters.keys(), repeat(0))))
+    if not packed:
+        return 0
+    return max(struct.unpack(f"<{len(_good_sets)}I", packed.to_bytes(4 * len(_good_sets), "little")))
+
+
+def _letter_fields() -> dict[str, int]:
+    """Per letter common in some language: an integer with 1 in the 32-bit field of each
+    language (:func:`_good_letter_sets` order) that has it among its common letters."""
+    if not _fields:
+        built: dict[str, int] = {}
+        for i, good in enumerate(_good_letter_sets()):
+            for ch in good:
+                built[ch] = built.get(ch, 0) | 1 << (32 * i)
+        _fields.update(built)  # one step: no thread sees part of it
+    return _fields
+
+
+_fields: dict[str, int] = {}
+
+
 def _consistent(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
     letters mostly common in one language."""
@@ -448,9 +480,7 @@ def _consistent(text: str) -> bool:
         return False
     if not total:
         return True
-    keys = letters.keys()
-    best = max(sum(map(letters.__getitem__, good.intersection(keys))) for good in _good_sets)
-    return best >= CONSISTENT * total
+    return _best_language(letters) >= CONSISTENT * total
 
 
 def _consistent_bytes(data: bytes, page: str) -> bool:
@@ -471,10 +501,7 @@ def _consistent_bytes(data: bytes, page: str) -> bool:
     letters: Counter = Counter()
     for b, n in Counter(letter_bytes).items():
         letters[keys_of[b]] += n
-    _good_letter_sets()
-    keys = letters.keys()
-    best = max(sum(map(letters.__getitem__, good.intersection(keys))) for good in _good_sets)
-    return best >= CONSISTENT * total
+    return _best_language(letters) >= CONSISTENT * total
 
 
 def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None]]:
