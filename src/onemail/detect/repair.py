@@ -57,6 +57,12 @@ CJK chains 95-100 %), none of the 1 520 originals changed, all 31 ftfy negative 
 unchanged (ftfy itself: 30), 100 % of ftfy's 120 real-world cases (ftfy: 100 %, they are its
 own expected outputs; 83.3 % before D17..D25, each rule's gain is in its D entry).
 
+Speed: :func:`repair` starts with :func:`repair_possible` (D14), which refuses most clean text
+with C codecs and patterns alone; a round encodes the text once per wrong page, scores each
+distinct text once, and looks for a page's run hint before matching its runs; the signature
+patterns start with their first character's class. bench/repair.py (one pass, lazy tables
+built in it): 0.62 s of CPU for its 3 191 texts, ftfy 0.08 s (1.31 s before these changes).
+
 Encoding as windows-1252 and windows-1251 uses onemail's WHATWG tables, so the bytes the
 standard maps to C1 controls survive: ``â\x9d¤`` repairs to ``❤``; when windows-1252 cannot
 encode a text that holds other C1 controls, each is taken as the byte of its value (ISO-8859-1
