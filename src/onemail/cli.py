@@ -41,10 +41,26 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
+    _tolerant_streams()
     try:
         return args.run(args)
     except BrokenPipeError:
         return 0
+
+
+def _tolerant_streams() -> None:
+    """Never fail on a byte or a character the locale's encoding lacks: standard input keeps
+    undecodable bytes as surrogate escapes (``onemail repair -`` of Latin-1 text), standard
+    output and error write a character they cannot encode, such as the surrogate escape of a
+    file name's byte, as a backslash escape (``\\udcff``; inside JSON strings a valid escape)."""
+    for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "backslashreplace"),
+                           (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors=errors)
+            except (ValueError, OSError):  # a stream already read from or closed: left alone
+                pass
 
 
 if __name__ == "__main__":

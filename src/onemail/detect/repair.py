@@ -683,7 +683,7 @@ def _in_word(m: re.Match, page: str) -> bool:
 def _enough_runs(text: str, page: str) -> bool:
     if _run_hint(page).search(text) is None:
         return False  # every run starts with a hint: none here (the hint scans faster)
-    matches = list(_segment_re(page).finditer(text))
+    matches = [m for m in _segment_re(page).finditer(text) if not _rare_latin_reading(m, page)]
     if page == "windows-1251":
         matches = [m for m in matches if not _CYRILLIC_LOWER.match(text, m.end())]
     runs = [m.group() for m in matches]
@@ -692,6 +692,23 @@ def _enough_runs(text: str, page: str) -> bool:
     if page in _IN_WORD_LEADS and any(_in_word(m, page) for m in matches):
         return True
     return len(runs) + sum(map(_strong, runs)) >= _MIN_RUNS[page]
+
+
+def _rare_latin_reading(m: re.Match, page: str) -> bool:
+    """True when run ``m`` is three or more letters whose UTF-8 reading is one letter (not East
+    Asian) that no language has among its common letters, or an unassigned code point (D35):
+    Slovak ``ášť`` (in ``dvoplášťové``, twice in a corpus file) is not ISO-8859-2 for ``ṻ``
+    nor windows-1250 for U+169D (unassigned). Such a run is no evidence for the two-run rule of D9's pages; Vietnamese
+    ``ế`` (three letters in ISO-8859-2) is common in its language and still counts."""
+    piece = m.group()
+    if len(piece) < 3 or not piece.isalpha():
+        return False
+    out = _segment_fix(m, page)
+    if out is None or len(out) != 1 or _EAST.match(out):
+        return False  # (an East Asian reading is judged by the CJK rules)
+    if unicodedata.category(out) == "Cn":
+        return True  # no character at all
+    return out.isalpha() and not any(out.lower() in good for good in _good_letter_sets())
 
 
 def _segment_fix(m: re.Match, page: str) -> str | None:
