@@ -49,9 +49,9 @@ double-byte rows fail without decoding; the single-byte rows are counted from th
 (:func:`onemail.detect.scoring.classify_single_byte`); outside the UTF-8 rule a double-byte
 row stops at its frequency bound unless it is among the two best (D16). Measured with
 bench/detect.py against chardet 7.7 in the same run (CPU time, least of three passes; the
-ratio moves with the shared machine's load, three runs): ``detect`` 3.7-4.1x on whole files,
-5.1-5.2x on 64-byte prefixes, 3.9-4.1x on 512-byte prefixes; ``detect-fresh`` 3.6-4.1x,
-3.8-3.9x and 3.4-3.5x. By kind of file (512-byte prefixes of detect-fresh, least of five
+ratio moves with the shared machine's load, six runs): ``detect`` 3.7-4.4x on whole files,
+5.0-5.4x on 64-byte prefixes, 3.9-4.4x on 512-byte prefixes; ``detect-fresh`` 3.6-4.1x,
+3.7-3.9x and 3.4-3.7x. By kind of file (512-byte prefixes of detect-fresh, least of five
 passes per group): Western single-byte 4.6x, other single-byte 3.4x, East Asian 1.9x, UTF-8
 1.8x (its confidence rows and the mojibake check of D14), UTF-16/32 19x.
 """
