@@ -195,8 +195,8 @@ def test_proven_error_changes_no_score():
     import random
 
     from onemail.detect.detect import (
+        _CJK_CODECS,
         _CP932_LEADS,
-        _DOUBLE_BYTE_CODECS,
         CANDIDATES,
         _isolated_high,
         _score,
@@ -209,7 +209,7 @@ def test_proven_error_changes_no_score():
         sample = b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
         found = _isolated_high(sample)
         for label, codec in CANDIDATES:
-            if codec not in _DOUBLE_BYTE_CODECS:
+            if codec not in _CJK_CODECS:
                 continue
             proven = found is not None and (codec != "cp932" or found in _CP932_LEADS)
             for beat in (40.0, 60.0, 80.0):

@@ -253,28 +253,22 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     decoded = None
     failed = False  # a strict decode failed: the next decode replaces at once
     if beat > 0 and data and not codec.startswith("table:"):
+        cut_short = False  # the only error may be a last character cut short (D15)
         if error_proven:
-            # the bound of the except clause below, without the strict decode (it would fail)
-            failed = True
-            high = len(data) - len(data.translate(None, _HIGH_BYTES))
-            n = max(1.0, len(data) - high / 2)
-            if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
-                return 22 + 15 + 35 * min(1.0, high / n) + 10, False
+            failed = True  # (the strict decode would fail before the last three bytes)
         else:
             try:
                 decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
             except UnicodeDecodeError as exc:
                 failed = True
-                # at least one error (not a last character cut short, D15): bound the score
-                # before paying for the full decode (a double-byte reading has >= len - high/2
-                # characters)
-                if exc.start >= len(data) - 3:
-                    high = -1
-                else:
-                    high = len(data) - len(data.translate(None, _HIGH_BYTES))
-                n = max(1.0, len(data) - high / 2)
-                if high >= 0 and 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
-                    return 22 + 15 + 35 * min(1.0, high / n) + 10, False
+                cut_short = exc.start >= len(data) - 3
+        if failed and not cut_short:
+            # at least one error: bound the score before paying for the full decode (a
+            # double-byte reading has >= len - high/2 characters)
+            high = len(data) - len(data.translate(None, _HIGH_BYTES))
+            n = max(1.0, len(data) - high / 2)
+            if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
+                return 22 + 15 + 35 * min(1.0, high / n) + 10, False
     text, errors = decoded or (_decode_replace(data, codec) if failed else _decode(data, codec))
     if beat > 0 and text:
         n = len(text)
@@ -406,7 +400,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             if codec.startswith("utf-16") and best >= 50:
                 rows.append((50.0, order, label, False))
                 continue
-        proven = isolated is not None and codec in _DOUBLE_BYTE_CODECS and (
+        proven = isolated is not None and codec in _CJK_CODECS and (
             codec != "cp932" or isolated in _CP932_LEADS)
         score, exclusive = _score(sample, label, codec, best, frequency_bound=True, error_proven=proven,
                                   provisional=None if forced_utf8 else provisional)
@@ -469,7 +463,6 @@ _ISOLATED_HIGH = re.compile(rb"(?:[\x00-\x7f][\x00-\x7f]|[\x00-\x2f\x3a-\x3f])[\
                             rb"[\x00-\x2f\x3a-\x3f\x7f]")
 _ISOLATED_AT_START = re.compile(rb"[\x00-\x7f]?[\x80-\xff][\x00-\x2f\x3a-\x3f\x7f]")
 _CP932_LEADS = frozenset((*range(0x81, 0xA0), *range(0xE0, 0xFD)))
-_DOUBLE_BYTE_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
 #: Bytes after the first high byte in which :func:`_isolated_high` looks (a Latin text's
 #: accented letters are near; East Asian text has none to find).
 ISOLATED_LOOK_BYTES = 128
