@@ -395,32 +395,33 @@ def _build_rows() -> None:
     for order, label in enumerate(SINGLE_BYTE):
         models = pages[label][0]
         lang_h = [(index[m[0]], m[4], m[5]) for m in models]
-        # (itemgetter of one index returns the item: the index is given twice, one taken)
-        shares = itemgetter(*[h[0] for h in lang_h]) if len(lang_h) > 1 else (
-            (lambda t, i=lang_h[0][0]: (t[i],)) if lang_h else (lambda t: ()))
+        ids = [h[0] for h in lang_h]
+        # (itemgetter of one index returns the item: the first index is given again, and the
+        # map over the page's languages stops at their number; a page without languages is
+        # never evaluated)
+        shares = itemgetter(*ids, ids[0]) if ids else None
         _packed_langs[label] = (_pack([m[1] for m in models]), f"<{len(models)}Q", lang_h, shares,
                                 tuple(h[2] for h in lang_h))
         langs = langs_of[label]
         if langs not in set_no:
             set_no[langs] = len(_lang_sets)
             _lang_sets.append(tuple(index[lang] for lang in langs))
-        _bound_rows.append((-order, label, set_no[langs]))
-    # the columns of _bound_rows, and per language set the getter of its share terms (an
+        # per page, in SINGLE_BYTE order: -order, label, language set number
+        _bound_negs.append(-order)
+        _bound_labels.append(label)
+        _bound_sets.append(set_no[langs])
+    # the pages without languages, and per language set the getter of its share terms (an
     # empty set reads the 0.0 appended after the last language, see rank_single_byte)
-    _bound_negs.extend(r[0] for r in _bound_rows)
-    _bound_labels.extend(r[1] for r in _bound_rows)
-    _bound_sets.extend(r[2] for r in _bound_rows)
-    _floor_rows.extend(i for i, r in enumerate(_bound_rows) if not _lang_sets[r[2]])
+    _floor_rows.extend(i for i, k in enumerate(_bound_sets) if not _lang_sets[k])
     _set_getters.extend(itemgetter(*langs, langs[0]) if langs else itemgetter(len(names), len(names))
                         for langs in _lang_sets)
     _rows_cache.extend(rows)  # last: the tables above are complete
 
 
 #: Languages in the order of the model's share table; language sets of the pages as index
-#: tuples; per page ``(-order, label, language set number)``.
+#: tuples; per page (``SINGLE_BYTE`` order) its ``-order``, label and language set number.
 _lang_names: list[str] = []
 _lang_sets: list[tuple[int, ...]] = []
-_bound_rows: list[tuple[int, str, int]] = []
 _bound_negs: list[int] = []
 _bound_labels: list[str] = []
 _bound_sets: list[int] = []
