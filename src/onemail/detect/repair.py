@@ -473,7 +473,6 @@ _fields: dict[str, int] = {}
 def _consistent(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
     letters mostly common in one language."""
-    _good_letter_sets()
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
     # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
@@ -581,19 +580,16 @@ _LONE_HALF_KANA = re.compile("(?<![\uff61-\uff9f])[\uff61-\uff9f](?![\uff61-\uff
 
 def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | None:
     """Apply one step to all of ``text``; else (``segments``) to its UTF-8-looking runs."""
-    data = _encode(text, wrong)
-    if data is not None and not data.isascii():
-        out = _decode(data, right)
-        if out is not None:
-            return out
-    if segments and right == "utf-8" and wrong in _SEGMENT_PAGES:
+    out = _whole(text, wrong, right, {})
+    if out is None and segments and right == "utf-8" and wrong in _SEGMENT_PAGES:
         return _apply_segments(text, wrong)
-    return None
+    return out
 
 
 def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
-    """``_apply(text, wrong, right, segments=False)``, the encoding of ``text`` by ``wrong``
-    kept in ``memo`` (``("data", wrong)``) for the other pairs of the round."""
+    """Apply one step to all of ``text`` (None: the encode or the decode fails, or the bytes
+    are ASCII); the encoding of ``text`` by ``wrong`` is kept in ``memo`` (``("data",
+    wrong)``) for the other pairs of a round."""
     key = ("data", wrong)
     if key in memo:
         data = memo[key]
@@ -683,7 +679,7 @@ def _in_word(m: re.Match, page: str) -> bool:
 def _enough_runs(text: str, page: str) -> bool:
     if _run_hint(page).search(text) is None:
         return False  # every run starts with a hint: none here (the hint scans faster)
-    matches = [m for m in _segment_re(page).finditer(text) if not _rare_latin_reading(m, page)]
+    matches = [m for m in _segment_re(page).finditer(text) if not _rare_letter_reading(m, page)]
     if page == "windows-1251":
         matches = [m for m in matches if not _CYRILLIC_LOWER.match(text, m.end())]
     runs = [m.group() for m in matches]
@@ -694,12 +690,13 @@ def _enough_runs(text: str, page: str) -> bool:
     return len(runs) + sum(map(_strong, runs)) >= _MIN_RUNS[page]
 
 
-def _rare_latin_reading(m: re.Match, page: str) -> bool:
+def _rare_letter_reading(m: re.Match, page: str) -> bool:
     """True when run ``m`` is three or more letters whose UTF-8 reading is one letter (not East
     Asian) that no language has among its common letters, or an unassigned code point (D35):
     Slovak ``ášť`` (in ``dvoplášťové``, twice in a corpus file) is not ISO-8859-2 for ``ṻ``
-    nor windows-1250 for U+169D (unassigned). Such a run is no evidence for the two-run rule of D9's pages; Vietnamese
-    ``ế`` (three letters in ISO-8859-2) is common in its language and still counts."""
+    nor windows-1250 for U+169D (unassigned). Such a run is no evidence for the two-run rule
+    of D9's pages; Vietnamese ``ế`` (three letters in ISO-8859-2) is common in its language
+    and still counts."""
     piece = m.group()
     if len(piece) < 3 or not piece.isalpha():
         return False
@@ -708,7 +705,7 @@ def _rare_latin_reading(m: re.Match, page: str) -> bool:
         return False  # (an East Asian reading is judged by the CJK rules)
     if unicodedata.category(out) == "Cn":
         return True  # no character at all
-    return out.isalpha() and not any(out.lower() in good for good in _good_letter_sets())
+    return out.isalpha() and out.lower() not in _letter_fields()  # (the common letters of all)
 
 
 def _segment_fix(m: re.Match, page: str) -> str | None:
@@ -817,7 +814,7 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
-def _round(current, base, group, counts, segments, scored=None, memo=None):
+def _round(current, base, group, counts, segments, scored, memo):
     """Return the best accepted ``(key, wrong, right, text)`` of one round, or None
     (``scored``: the scores of texts already scored in this repair; ``memo``: per page,
     :func:`_enough_runs` of ``current`` and ``current`` encoded by it; both filled in).
@@ -827,8 +824,6 @@ def _round(current, base, group, counts, segments, scored=None, memo=None):
     """
     best = None
     for wrong, right in PAIRS:
-        if memo is None:
-            memo = {}
         if wrong in UTF8_ONLY:
             enough = memo.get(("runs", wrong))
             if enough is None:
@@ -855,13 +850,10 @@ def _round(current, base, group, counts, segments, scored=None, memo=None):
             continue
         if wrong in UTF8_ONLY and len(_C1.findall(out)) > len(_C1.findall(current)):
             continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
-        if scored is None:
-            score, new_group, new_counts = _score(out)
-        else:
-            found = scored.get(out)
-            if found is None:
-                found = scored[out] = _score(out)
-            score, new_group, new_counts = found
+        found = scored.get(out)
+        if found is None:
+            found = scored[out] = _score(out)
+        score, new_group, new_counts = found
         if score <= base + MARGIN:
             continue
         if not _plausible_step(wrong, right, counts, new_counts, out):
