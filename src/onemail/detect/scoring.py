@@ -148,6 +148,18 @@ _IS_HANGUL = _table01(b for b in range(256) if _BLOCK[b] == ord("U"))
 _HAN_OR_HANGUL = _table01(b for b in range(256) if _BLOCK[b] in b"IU")
 
 
+def _count_alphabets(c: Counts, count) -> None:
+    """Set the Greek, Cyrillic, Hebrew, Arabic, Thai and other counts of ``c`` from ``count``
+    (``bytes.count`` of a string of class letters: ``_BLOCK``'s, which
+    :func:`classify_single_byte`'s tables share)."""
+    c.greek = count(b"G")
+    c.cyrillic = count(b"C")
+    c.hebrew = count(b"H")
+    c.arabic = count(b"A")
+    c.thai = count(b"T")
+    c.other = count(b"O")
+
+
 def classify(text: str) -> Counts:
     """Count the classes of ``text`` (a ``str``); see the module docstring."""
     c = Counts()
@@ -166,12 +178,7 @@ def classify(text: str) -> Counts:
     raw, lo = u[::2], u[1::2]
     hi = raw.translate(_BLOCK)
     count = hi.count
-    c.greek = count(b"G")
-    c.cyrillic = count(b"C")
-    c.hebrew = count(b"H")
-    c.arabic = count(b"A")
-    c.thai = count(b"T")
-    c.other = count(b"O")
+    _count_alphabets(c, count)
     hangul = count(b"U")
     han = count(b"I")
     # Blocks that mix classes are split by the low byte with bit masks: each character is one
@@ -287,12 +294,7 @@ def classify_single_byte(data: bytes, chars: str) -> Counts:
     c.noise = count(b"X") + fffd
     c.neutral = count(b"N")
     c.latin = count(b"L")
-    c.greek = count(b"G")
-    c.cyrillic = count(b"C")
-    c.hebrew = count(b"H")
-    c.arabic = count(b"A")
-    c.thai = count(b"T")
-    c.other = count(b"O")
+    _count_alphabets(c, count)
     c.han = c.kana = c.hangul = c.half_kana = c.common = c.jis1 = 0
     c.wedged = c.wedged_both = c.suspect = c.hangul_common = c.lone = c.ascii_letters = 0
     return c
