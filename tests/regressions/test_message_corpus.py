@@ -18,9 +18,11 @@ from paths import CORPUS, REPO
 
 import onemail
 from onemail._cli.mail import scan
+from onemail.message import MessageIssueKind
 from onemail.text import IssueKind
 
 K = IssueKind
+M = MessageIssueKind
 MAIL = CORPUS / "mail"
 EXAMPLES = REPO / "examples"
 
@@ -148,7 +150,7 @@ def test_html_meta_charset_disagrees_with_header():
     meta = '<meta http-equiv="Content-Type" content="text/html; charset=GB18030">'
     assert part.text.startswith(meta + "<div>")
     assert [(i.kind, i.where, i.offset, i.length) for i in part.issues] == [
-        (K.AMBIGUOUS_CHARSET_CONFLICT, "part:1.2", 0, len(meta))]
+        (M.AMBIGUOUS_CHARSET_CONFLICT, "part:1.2", 0, len(meta))]
 
 
 def test_text_plain_without_charset_utf8():
@@ -157,7 +159,7 @@ def test_text_plain_without_charset_utf8():
     part = msg.parts[0]
     assert (part.media_type, part.charset, part.charset_source) == ("text/plain", "utf-8", "default")
     assert "Envoyé par le service de messagerie texte de Bell Mobilité.\r\n" in part.text
-    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_DEFAULT_CHARSET, 0, 274)]
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(M.AMBIGUOUS_DEFAULT_CHARSET, 0, 274)]
 
 
 def test_msg_html_body_from_compressed_rtf():
@@ -212,7 +214,7 @@ def test_tnef_checksum_damage_is_located():
     """tnefparse IPM-DistList.tnef: two attributes whose checksums do not match their data."""
     msg = onemail.read(MAIL / "tnefparse/tests__examples__IPM-DistList.tnef")
     top = [(i.kind, i.where, i.offset) for i in msg.issues if not i.where.startswith("part:")]
-    assert top == [(K.MALFORMED_TNEF, "tnef:attMsgProps", 103), (K.MALFORMED_TNEF, "tnef:attAttachment", 8406)]
+    assert top == [(M.MALFORMED_TNEF, "tnef:attMsgProps", 103), (M.MALFORMED_TNEF, "tnef:attAttachment", 8406)]
 
 
 def test_examples_all_read_cleanly():
@@ -246,7 +248,7 @@ def test_text_plain_without_charset_windows_1252():
     part = msg.parts[0]
     assert (part.media_type, part.charset, part.charset_source) == ("text/plain", "windows-1252", "detected")
     assert "> > Sócrates,\r\n> > \r\n> >     porque você faz tanta questão de se indispor" in part.text
-    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_DETECTED_CHARSET, 0, 3904)]
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(M.AMBIGUOUS_DETECTED_CHARSET, 0, 3904)]
 
 
 def test_shift_jis_body_labelled_utf8():
@@ -255,7 +257,7 @@ def test_shift_jis_body_labelled_utf8():
     part = msg.parts[0]
     assert (part.charset, part.charset_source) == ("shift_jis", "detected")
     assert part.text.startswith("メールを簡単に。\n\nメッセージの高速全文検索、タブ表示、アーカイブ。")
-    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, 141)]
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, 141)]
 
 
 def test_utf8_body_labelled_iso_2022_jp():
@@ -271,7 +273,7 @@ def test_winmail_dat_that_is_not_tnef():
     msg = onemail.read(MAIL / "zbateson-mail-mime-parser/tests___data__emails__m4006.txt.eml")
     part = msg.parts[0]
     assert part.message.error == "not a TNEF stream (no 0x223E9F78 signature)"
-    assert [(i.kind, i.where, i.offset, i.length) for i in msg.issues] == [(K.MALFORMED_TNEF, "part:1", 0, 1325)]
+    assert [(i.kind, i.where, i.offset, i.length) for i in msg.issues] == [(M.MALFORMED_TNEF, "part:1", 0, 1325)]
     assert part.issues == msg.issues
 
 
@@ -282,7 +284,7 @@ def test_detector_tie_falls_back_to_windows_1252():
     part = msg.parts[0]
     assert (part.charset, part.charset_source) == ("windows-1252", "detected")
     assert "and OH 44114 <br>\n  © 2009 Questex Media Group" in part.text
-    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, 2785)]
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, 2785)]
 
 
 def test_msg_date_from_transport_headers():
@@ -311,7 +313,7 @@ def test_deeply_nested_parser_test_is_read_whole():
     msg = onemail.read(MAIL / "horde-mime" / "test__Unnamespaced__fixtures__deeply_nested.txt.eml")
     (part,) = msg.parts
     assert (msg.error, part.path.count(".") + 1, part.media_type) == (None, 101, "text/plain")
-    assert not any(i.kind is K.NESTING_LIMIT_EXCEEDED for i in msg.issues)
+    assert not any(i.kind is M.MESSAGE_NESTING_LIMIT_EXCEEDED for i in msg.issues)
 
 
 def test_encapsulated_messages_beyond_max_depth():

@@ -15,7 +15,7 @@ def test_header_human(capsys):
 def test_header_json(capsys):
     assert main(["header", "--json", "=?x-foo?q?=E9?="]) == 0
     assert json.loads(capsys.readouterr().out) == {
-        "text": "é", "issues": [["AmbiguousUnknownCharset", 10, 3]]}
+        "text": "é", "issues": [{"kind": "AmbiguousUnknownCharset", "offset": 10, "length": 3}]}
 
 
 def test_param_human(capsys):
@@ -28,8 +28,9 @@ def test_param_json(capsys):
     assert main(["param", "--json", "text/plain; name*=x''%zz"]) == 0
     assert json.loads(capsys.readouterr().out) == {"value": "text/plain", "parameters": [
         {"name": "name", "value": "%zz", "charset": "utf-8", "language": None,
-         "method": "extended", "issues": [["InvalidPercentEscape", 21, 1],
-                                          ["AmbiguousUnknownCharset", 21, 3]]}]}
+         "method": "extended", "issues": [
+             {"kind": "InvalidPercentEscape", "offset": 21, "length": 1},
+             {"kind": "AmbiguousUnknownCharset", "offset": 21, "length": 3}]}]}
 
 
 def test_unknown_fallback_is_a_usage_error(capsys):

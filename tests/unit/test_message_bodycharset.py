@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from onemail.message import MessageIssueKind
 from onemail.message.bodycharset import decode_body, prescan, xml_declaration
 from onemail.text import IssueKind, TextIssue, for_code_page
 
 K = IssueKind
+M = MessageIssueKind
 
 
 def run(data: bytes, media_type: str = "text/plain", declared=None):
@@ -30,13 +32,13 @@ def test_no_charset_ascii_is_us_ascii_without_issue():
 
 def test_no_charset_utf8():
     assert run("Mobilité".encode()) == ("Mobilité", "utf-8", "default",
-                                        [(K.AMBIGUOUS_DEFAULT_CHARSET, 0, 9)])
+                                        [(M.AMBIGUOUS_DEFAULT_CHARSET, 0, 9)])
 
 
 def test_no_charset_8bit_goes_to_detector():
     text, name, source, issues = run("Die Hasen und die Frösche klagten über ihre Lage".encode("cp1252"))
     assert source == "detected"
-    assert issues[0] == (K.AMBIGUOUS_DETECTED_CHARSET, 0, 48)
+    assert issues[0] == (M.AMBIGUOUS_DETECTED_CHARSET, 0, 48)
 
 
 def test_detected_tie_looks_at_the_second_row_only():
@@ -62,7 +64,7 @@ def test_us_ascii_label_on_utf8_body_is_mislabelled():
     body = "Grüße – naïve café".encode()
     for label in ("us-ascii", "US-ASCII", "ascii", "ANSI_X3.4-1968"):
         assert run(body, declared=label) == ("Grüße – naïve café", "utf-8", "detected",
-                                             [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(body))])
+                                             [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(body))])
     assert run(b"caf\xe9", declared="us-ascii") == ("café", "windows-1252", "declared", [])
     assert run(b"plain", declared="us-ascii") == ("plain", "windows-1252", "declared", [])
 
@@ -79,11 +81,11 @@ def test_unknown_label_ascii():
 
 def test_bom_wins_over_declared():
     text, name, source, issues = run(b"\xef\xbb\xbfcaf\xc3\xa9", declared="iso-8859-1")
-    assert (text, name, source, issues) == ("\ufeffcafé", "utf-8", "bom", [(K.AMBIGUOUS_CHARSET_CONFLICT, 0, 3)])
+    assert (text, name, source, issues) == ("\ufeffcafé", "utf-8", "bom", [(M.AMBIGUOUS_CHARSET_CONFLICT, 0, 3)])
 
 
 def test_bom_without_declared():
-    assert run(b"\xff\xfea\x00") == ("\ufeffa", "utf-16le", "bom", [(K.AMBIGUOUS_IN_BAND_CHARSET, 0, 2)])
+    assert run(b"\xff\xfea\x00") == ("\ufeffa", "utf-16le", "bom", [(M.AMBIGUOUS_IN_BAND_CHARSET, 0, 2)])
 
 
 def test_bom_agreeing_with_declared_is_declared():
@@ -95,21 +97,21 @@ HTML_UTF8 = '<html><head><meta charset="utf-8"></head><body>café</body></html>'
 
 def test_html_meta_over_declared_when_clean():
     text, name, source, issues = run(HTML_UTF8, "text/html", "iso-8859-1")
-    assert (name, source, issues) == ("utf-8", "in-band", [(K.AMBIGUOUS_CHARSET_CONFLICT, 12, 22)])
+    assert (name, source, issues) == ("utf-8", "in-band", [(M.AMBIGUOUS_CHARSET_CONFLICT, 12, 22)])
     assert "café" in text
 
 
 def test_html_meta_not_clean_keeps_declared():
     data = '<meta charset="utf-8"><p>café</p>'.encode("cp1252")
     text, name, source, issues = run(data, "text/html", "windows-1252")
-    assert (name, source, issues) == ("windows-1252", "declared", [(K.AMBIGUOUS_CHARSET_CONFLICT, 0, 22)])
+    assert (name, source, issues) == ("windows-1252", "declared", [(M.AMBIGUOUS_CHARSET_CONFLICT, 0, 22)])
     assert "café" in text
 
 
 def test_html_meta_without_declared():
     data = b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r"><p>\xf0\xd2\xc9</p>'
     text, name, source, issues = run(data, "text/html")
-    assert (name, source, issues) == ("koi8-r", "in-band", [(K.AMBIGUOUS_IN_BAND_CHARSET, 0, 68)])
+    assert (name, source, issues) == ("koi8-r", "in-band", [(M.AMBIGUOUS_IN_BAND_CHARSET, 0, 68)])
     assert text.endswith("<p>При</p>")
 
 
@@ -124,7 +126,7 @@ def test_meta_ignored_in_text_plain():
 def test_xml_declaration():
     data = b'<?xml version="1.0" encoding="ISO-8859-2"?><a>\xb1</a>'
     assert run(data, "text/xml") == (data.decode("iso-8859-2"), "iso-8859-2", "in-band",
-                                     [(K.AMBIGUOUS_IN_BAND_CHARSET, 30, 10)])
+                                     [(M.AMBIGUOUS_IN_BAND_CHARSET, 30, 10)])
 
 
 @pytest.mark.parametrize("html, label", [
@@ -152,7 +154,7 @@ def test_xml_declaration_only_at_start():
 def test_m6_utf8_body_labelled_iso_2022_jp():
     data = "宛先がみつかりませんでした。".encode()
     assert run(data, declared="iso-2022-jp") == ("宛先がみつかりませんでした。", "utf-8", "detected",
-                                                 [(K.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data))])
+                                                 [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data))])
 
 
 def test_m6_few_bad_bytes_keep_utf8():

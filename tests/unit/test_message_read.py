@@ -10,11 +10,12 @@ import pytest
 from paths import REPO
 
 import onemail
-from onemail.message import read, read_mbox, sniff
+from onemail.message import MessageIssueKind, read, read_mbox, sniff
 from onemail.message.transfer import decode_transfer
 from onemail.text import IssueKind
 
 K = IssueKind
+M = MessageIssueKind
 
 
 def kinds(msg):
@@ -81,7 +82,7 @@ def test_truncated_message():
     assert msg.error is None
     assert msg.parts[0].text == "café"
     assert (K.INVALID_BASE64, "part:1", 7, 0) in kinds(msg)
-    assert any(i.kind is K.MALFORMED_MIME_STRUCTURE for i in msg.issues)
+    assert any(i.kind is M.MALFORMED_MIME_STRUCTURE for i in msg.issues)
 
 
 def test_truncated_msg_file():
@@ -110,7 +111,7 @@ def test_msg_with_a_missing_stream():
     assert data.count(name) == 1
     msg = read(data.replace(name, name[:-2] + b"X\x00"))
     assert (msg.error, msg.subject) == (None, None)
-    assert kinds(msg) == [(K.MALFORMED_MSG, "msg:__substg1.0_0037001E", 0, 0)]
+    assert kinds(msg) == [(M.MALFORMED_MSG, "msg:__substg1.0_0037001E", 0, 0)]
     assert msg.html.endswith("</html>\r\n")
 
 
@@ -118,14 +119,14 @@ def test_msg_cut_in_half():
     data = (REPO / "examples" / "ruby-msg-test_Blammo.msg").read_bytes()
     msg = read(data[: len(data) // 2])
     assert msg.format == "msg"
-    assert msg.error is not None or any(i.kind is K.MALFORMED_MSG for i in msg.issues)
+    assert msg.error is not None or any(i.kind is M.MALFORMED_MSG for i in msg.issues)
 
 
 def test_truncated_tnef():
     data = struct.pack("<IHBII", 0x223E9F78, 0, 1, 0x00018004, 50) + b"short"
     msg = read(data)
     assert msg.format == "tnef" and msg.error is None
-    assert kinds(msg) == [(K.MALFORMED_TNEF, "tnef:attSubject", 6, 14)]
+    assert kinds(msg) == [(M.MALFORMED_TNEF, "tnef:attSubject", 6, 14)]
 
 
 def test_bogus_charset_and_transfer_encoding():
@@ -134,7 +135,7 @@ def test_bogus_charset_and_transfer_encoding():
     msg = read(data)
     part = msg.parts[0]
     assert (part.text, part.charset, part.charset_source) == ("café", "utf-8", "default")
-    assert kinds(msg) == [(K.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, "part:1", 0, 0),
+    assert kinds(msg) == [(M.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, "part:1", 0, 0),
                           (K.AMBIGUOUS_UNKNOWN_CHARSET, "part:1", 0, 5)]
 
 
@@ -143,7 +144,7 @@ def test_50_mb_header():
     msg = read(b"Subject: " + value + b"\r\nX-Next: ok\r\n\r\nbody")
     assert len(msg.subject) == 1 << 20
     assert msg.header("X-Next") == "ok"
-    assert kinds(msg) == [(K.HEADER_TOO_LONG, "header:Subject", 1 << 20, (50 << 20) - (1 << 20))]
+    assert kinds(msg) == [(M.HEADER_TOO_LONG, "header:Subject", 1 << 20, (50 << 20) - (1 << 20))]
 
 
 def test_long_fields_are_cut_before_the_stdlib_parser(monkeypatch):
@@ -159,8 +160,8 @@ def test_long_fields_are_cut_before_the_stdlib_parser(monkeypatch):
             + b"\r\nSubject: " + b"c" * (2 * mib) + b"\n\nbody")
     msg = read(data)
     assert seen[0] < 2 * mib + 100
-    assert kinds(msg) == [(K.HEADER_TOO_LONG, "header:X-Fold", mib, 3 * mib + 3),
-                          (K.HEADER_TOO_LONG, "header:Subject", mib, mib)]
+    assert kinds(msg) == [(M.HEADER_TOO_LONG, "header:X-Fold", mib, 3 * mib + 3),
+                          (M.HEADER_TOO_LONG, "header:Subject", mib, mib)]
     assert msg.header("X-Fold") == "a" * mib and msg.subject == "x"
     assert [h.value[:1] for h in msg.headers] == ["x", "a", "c"] and msg.parts[0].text == "body"
 
@@ -180,7 +181,7 @@ def test_long_part_field_is_cut_and_reported(monkeypatch):
     msg = read(data)
     assert seen[0] < len(data) - 2 * mib + 100
     assert [p.text for p in msg.parts] == ["hi", body.decode()]
-    assert kinds(msg) == [(K.HEADER_TOO_LONG, "part:1/header:X-Long", mib, 2 * mib)]
+    assert kinds(msg) == [(M.HEADER_TOO_LONG, "part:1/header:X-Long", mib, 2 * mib)]
 
 
 # -- headers -------------------------------------------------------------------------------
@@ -254,7 +255,7 @@ def test_quoted_printable():
 def test_unknown_transfer_encoding_kept():
     found = []
     assert decode_transfer(b"abc", "x-uuencode", found) == b"abc"
-    assert [(i.kind, i.offset, i.length) for i in found] == [(K.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0)]
+    assert [(i.kind, i.offset, i.length) for i in found] == [(M.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0)]
 
 
 # -- mbox ----------------------------------------------------------------------------------
@@ -329,7 +330,7 @@ def test_nested_messages_cut_at_max_depth_are_reported():
     while inner.parts[0].message is not None:
         inner, n = inner.parts[0].message, n + 1
     assert (n, inner.subject, inner.parts[0].media_type) == (MAX_DEPTH, f"level{MAX_DEPTH}", "message/rfc822")
-    assert kinds(msg) == [(K.NESTING_LIMIT_EXCEEDED, ">".join(["part:1"] * (MAX_DEPTH + 1)), 0, 0)]
+    assert kinds(msg) == [(M.MESSAGE_NESTING_LIMIT_EXCEEDED, ">".join(["part:1"] * (MAX_DEPTH + 1)), 0, 0)]
 
 
 def test_tnef_in_tnef_chain_stops_at_max_depth():
@@ -351,7 +352,7 @@ def test_tnef_in_tnef_chain_stops_at_max_depth():
         inner, levels = inner.parts[0].message, levels + 1
     assert (msg.error, msg.subject, levels, inner.subject) == (None, "level0", MAX_DEPTH, f"level{MAX_DEPTH}")
     assert [(i.kind, i.where) for i in msg.issues] == [
-        (K.NESTING_LIMIT_EXCEEDED, ">".join(["part:att1"] * (MAX_DEPTH + 1)))]
+        (M.MESSAGE_NESTING_LIMIT_EXCEEDED, ">".join(["part:att1"] * (MAX_DEPTH + 1)))]
 
 
 def _deep_multipart(levels: int) -> bytes:
@@ -375,7 +376,7 @@ def test_deep_multipart_is_cut_not_lost(levels):
     assert (part.path, part.media_type, part.text) == (path, "multipart/mixed", None)
     assert part.data.startswith(b"--b%d\r\n" % MAX_MIME_LEVELS)
     assert part.data.endswith(b"--b%d--" % MAX_MIME_LEVELS)
-    assert kinds(msg) == [(K.NESTING_LIMIT_EXCEEDED, f"part:{path}", 0, len(part.data))]
+    assert kinds(msg) == [(M.MESSAGE_NESTING_LIMIT_EXCEEDED, f"part:{path}", 0, len(part.data))]
 
 
 @pytest.mark.parametrize("content_type", [
@@ -392,7 +393,7 @@ def test_deep_multipart_written_otherwise_is_cut(content_type):
     (part,) = msg.parts
     assert (msg.error, msg.subject, part.path.count(".") + 1, part.media_type) == (
         None, "top", MAX_MIME_LEVELS, "multipart/mixed")
-    assert [i.kind for i in msg.issues] == [K.NESTING_LIMIT_EXCEEDED]
+    assert [i.kind for i in msg.issues] == [M.MESSAGE_NESTING_LIMIT_EXCEEDED]
 
 
 def test_multipart_at_the_level_cap_is_kept_whole():
@@ -406,7 +407,7 @@ def test_multipart_at_the_level_cap_is_kept_whole():
 def test_deep_message_rfc822_chain_does_not_lose_the_message():
     msg = read(_rfc822_chain(3000))
     assert (msg.error, msg.subject) == (None, "level0")
-    assert any(i.kind is K.NESTING_LIMIT_EXCEEDED for i in msg.issues)
+    assert any(i.kind is M.MESSAGE_NESTING_LIMIT_EXCEEDED for i in msg.issues)
 
 
 def test_delivery_status_keeps_every_field_block():

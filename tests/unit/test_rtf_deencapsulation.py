@@ -129,7 +129,7 @@ def test_early_root_close_keeps_later_htmltags():
            b"{\\*\\htmltag92 </b>}\\htmlrtf {\\htmlrtf0 y}}")
     result = deencapsulate(rtf)
     assert result.text == "<b>x</b>y"
-    assert [d.to_json() for d in result.defects] == [["UnbalancedGroupEnd", len(rtf) - 1, 1]]
+    assert [d.to_json() for d in result.defects] == [{"kind": "UnbalancedGroupEnd", "offset": len(rtf) - 1, "length": 1}]
 
 
 def test_text_mode_ignores_htmlrtf_and_htmltag():

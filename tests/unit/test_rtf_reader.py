@@ -165,4 +165,4 @@ def test_iterates_once():
 
 
 def test_defect_json():
-    assert RtfDefect(K.UNCLOSED_GROUPS, 3, 0).to_json() == ["UnclosedGroups", 3, 0]
+    assert RtfDefect(K.UNCLOSED_GROUPS, 3, 0).to_json() == {"kind": "UnclosedGroups", "offset": 3, "length": 0}

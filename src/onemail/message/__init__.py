@@ -6,11 +6,15 @@ package only finds the MIME structure; ``olefile`` opens Outlook .msg files. See
 :mod:`onemail.message.model` for what a :class:`Message` holds.
 """
 
+from .issues import AnyIssueKind, IssueKindLike, MessageIssueKind, kind_for_value
 from .model import Address, Header, MapiProperty, Message, MessageIssue, Part, RepairRecord
 from .reader import read, read_mbox, sniff
 
 __all__ = [
     "Address",
+    "AnyIssueKind",
+    "IssueKindLike",
+    "MessageIssueKind",
     "Header",
     "MapiProperty",
     "Message",
@@ -19,5 +23,6 @@ __all__ = [
     "RepairRecord",
     "read",
     "read_mbox",
+    "kind_for_value",
     "sniff",
 ]

@@ -32,6 +32,7 @@ import re
 from ..text import IssueKind, TextIssue, for_code_page, for_label
 from ..text.charsets import Charset
 from ._pieces import ASCII_LABELS, detect_charset
+from .issues import MessageIssueKind
 
 __all__ = ["decode_body", "prescan", "xml_declaration"]
 
@@ -76,8 +77,8 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
             cs = for_label(name)
             if declared_cs is not None and declared_cs.key == cs.key:
                 return cs.decode(data, issues), declared_cs, "declared"
-            kind = (IssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
-                    else IssueKind.AMBIGUOUS_IN_BAND_CHARSET)
+            kind = (MessageIssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
+                    else MessageIssueKind.AMBIGUOUS_IN_BAND_CHARSET)
             issues.append(TextIssue(kind, 0, len(bom)))
             return cs.decode(data, issues), cs, "bom"
 
@@ -92,8 +93,8 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
                 text = inband.decode(data, trial)
                 clean = not any(not i.kind.is_ambiguous for i in trial)
                 if clean or declared_cs is not None:
-                    kind = (IssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
-                            else IssueKind.AMBIGUOUS_IN_BAND_CHARSET)
+                    kind = (MessageIssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
+                            else MessageIssueKind.AMBIGUOUS_IN_BAND_CHARSET)
                     issues.append(TextIssue(kind, at, length))
                 if clean:
                     issues.extend(trial)
@@ -110,7 +111,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
             except UnicodeDecodeError:
                 pass
             else:
-                issues.append(TextIssue(IssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))
+                issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))
                 return text, _UTF8, "detected"
         if declared_cs.key not in _STRICT_KEYS or data.isascii():
             return declared_cs.decode(data, issues), declared_cs, "declared"
@@ -120,7 +121,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
         if bad and bad * MISLABEL_SHARE >= len(data) - len(data.translate(None, _HIGH)):
             other = _relabel(data)
             if other is not None:
-                issues.append(TextIssue(IssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))
+                issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))
                 return other[0], other[1], "detected"
         issues.extend(found)
         return text, declared_cs, "declared"
@@ -136,10 +137,10 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
         pass
     else:
         if not label:
-            issues.append(TextIssue(IssueKind.AMBIGUOUS_DEFAULT_CHARSET, 0, len(data)))
+            issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_DEFAULT_CHARSET, 0, len(data)))
         return text, _UTF8, "default"
     cs = detect_charset(data)
-    issues.append(TextIssue(IssueKind.AMBIGUOUS_DETECTED_CHARSET, 0, len(data)))
+    issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_DETECTED_CHARSET, 0, len(data)))
     return cs.decode(data, issues), cs, "detected"
 
 

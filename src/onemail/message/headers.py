@@ -10,9 +10,10 @@ from __future__ import annotations
 import email.utils
 from datetime import datetime
 
-from ..text import IssueKind, TextIssue, for_label
+from ..text import TextIssue, for_label
 from ..text.charsets import Charset
 from ._pieces import ASCII_LABELS, decode_header_text, detect_charset, header_params
+from .issues import MessageIssueKind
 from .model import Address, Header, MessageIssue
 
 __all__ = ["MAX_HEADER_BYTES", "addresses", "decode_header", "parameters", "parse_date", "raw"]
@@ -83,7 +84,7 @@ def decode_header(name: str, value: str, fallback: Charset | None = None) -> Hea
     issues: list[TextIssue] = []
     data = raw(value)
     if len(data) > MAX_HEADER_BYTES:
-        issues.append(TextIssue(IssueKind.HEADER_TOO_LONG, MAX_HEADER_BYTES, len(data) - MAX_HEADER_BYTES))
+        issues.append(TextIssue(MessageIssueKind.HEADER_TOO_LONG, MAX_HEADER_BYTES, len(data) - MAX_HEADER_BYTES))
         data = data[:MAX_HEADER_BYTES]
         value = data.decode("ascii", "surrogateescape")
     if data.isascii() and b"=?" not in data and b"\n" not in data and b"\r" not in data:

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 
 from ..text import IssueKind, TextIssue, decode_unknown, for_code_page, for_label
 from .bodycharset import decode_body
+from .issues import MessageIssueKind
 from .model import Address, MapiProperty, Message, MessageIssue, Part
 
 __all__ = ["PropertyBag", "build_message", "filetime"]
@@ -391,7 +392,7 @@ def _attachment(path: str, bag: PropertyBag, extra, ctx: _Context, issues, repai
             from .reader import _read_bytes
 
             if depth >= MAX_DEPTH:  # a .msg in a .msg in ...: each level is a new file
-                part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
+                part_issues.append(MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
             else:
                 nested = _read_bytes(data, repair=repair, depth=depth + 1)
                 if nested.error is not None:  # an OLE2 document (a Word file), not a message

@@ -10,7 +10,7 @@ messages. The parser's defects become ``MalformedMimeStructure`` issues (they ca
 Nesting is capped before the stdlib parser sees the bytes (:func:`limit_nesting`): its parser
 recurses once per multipart or message level and would stop with ``RecursionError`` near 1000
 levels, losing the whole message. A part below the cap is kept as one opaque leaf (its media type
-as written, its body bytes, no text) with ``NestingLimitExceeded``.
+as written, its body bytes, no text) with ``MessageNestingLimitExceeded``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from email import policy
 from email.parser import BytesParser
 from itertools import pairwise
 
-from ..text import IssueKind, TextIssue
+from ..text import TextIssue
 from . import headers as hdr
 from .bodycharset import decode_body
+from .issues import MessageIssueKind
 from .model import Header, Message, MessageIssue, Part
 from .transfer import decode_transfer
 
@@ -34,11 +35,11 @@ _PARSER = BytesParser(policy=policy.compat32)
 MAX_DEPTH = 20
 """Nested messages (message/rfc822 in message/rfc822 ...) deeper than this are not opened: a
 guard against hostile input; real mail in the corpus nests at most 3 levels. A message not
-opened because of it is a ``NestingLimitExceeded`` issue at its part."""
+opened because of it is a ``MessageNestingLimitExceeded`` issue at its part."""
 
 MAX_MIME_LEVELS = 200
 """Multipart and message levels (counted from the outermost message of one MIME parse) kept as
-structure; a part deeper than this is one opaque leaf with ``NestingLimitExceeded``. The stdlib
+structure; a part deeper than this is one opaque leaf with ``MessageNestingLimitExceeded``. The stdlib
 parser takes one Python frame per level and fails near 980 (Python 3.11); the corpus holds a
 test message of 101 levels (horde-mime deeply_nested.txt), real mail fewer than 10. A MIME
 message nested in a TNEF or .msg attachment at message depth ``d`` gets ``200 >> d`` levels, so
@@ -67,7 +68,7 @@ def from_bytes(data: bytes, fmt: str = "rfc822", *, repair: bool = False, depth:
     """Read an RFC 5322 message from ``data``; never raises on bad input.
 
     Multipart/message nesting deeper than ``MAX_MIME_LEVELS >> depth`` levels is cut
-    (:func:`limit_nesting`); each cut part is an opaque leaf with ``NestingLimitExceeded``.
+    (:func:`limit_nesting`); each cut part is an opaque leaf with ``MessageNestingLimitExceeded``.
     """
     data, cut = limit_nesting(cut_long_fields(data), max(1, MAX_MIME_LEVELS >> depth))
     return from_stdlib(_PARSER.parsebytes(data), fmt, repair=repair, depth=depth, _cut=cut)
@@ -235,7 +236,7 @@ def from_stdlib(em: email.message.Message, fmt: str = "rfc822", *, repair: bool 
         if len(value) > hdr.MAX_HEADER_BYTES:
             h = Header(h.name, h.value, tuple(
                 TextIssue(i.kind, i.offset, _true_length(value) - i.offset)
-                if i.kind is IssueKind.HEADER_TOO_LONG else i for i in h.issues))
+                if i.kind is MessageIssueKind.HEADER_TOO_LONG else i for i in h.issues))
         headers.append(h)
         for i in h.issues:
             issues.append(MessageIssue.at(f"header:{h.name}", i))
@@ -286,7 +287,7 @@ def _get(em, name: str) -> str | None:
 
 def _defects(em, where: str, issues: list[MessageIssue]) -> None:
     for _ in em.defects:
-        issues.append(MessageIssue(IssueKind.MALFORMED_MIME_STRUCTURE, where, 0, 0))
+        issues.append(MessageIssue(MessageIssueKind.MALFORMED_MIME_STRUCTURE, where, 0, 0))
 
 
 def _children(em, prefix: str, parts, issues, repair, depth, cut) -> None:
@@ -310,7 +311,7 @@ def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: st
     media_type = media_type or em.get_content_type()
     for name, value in () if root else em._headers:  # noqa: SLF001 - a part's fields are not
         if len(value) > hdr.MAX_HEADER_BYTES:  # decoded, but an over-long one is reported
-            issues.append(MessageIssue(IssueKind.HEADER_TOO_LONG, f"{where}/header:{name}",
+            issues.append(MessageIssue(MessageIssueKind.HEADER_TOO_LONG, f"{where}/header:{name}",
                                        hdr.MAX_HEADER_BYTES, _true_length(value) - hdr.MAX_HEADER_BYTES))
     too_deep = cut and media_type.split("/", 1)[0] in _UNCUT
     if too_deep:  # a level limit_nesting cut: the media type as written, the body opaque
@@ -336,7 +337,7 @@ def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: st
         if payload and depth < MAX_DEPTH:
             nested = from_stdlib(payload[0], repair=repair, depth=depth + 1, _cut=cut)
         elif payload:
-            part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, 0))
+            part_issues.append(MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED, where, 0, 0))
             issues.extend(part_issues)
         if nested is not None:
             _nest(nested, where, issues)
@@ -357,7 +358,7 @@ def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: st
     nested = None
     low_name = (filename or "").lower()
     if too_deep:
-        part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
+        part_issues.append(MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
     elif media_type in _FIELD_BLOCKS:  # RFC 3464 fields; RFC 6533 global reports are UTF-8
         text, cs, source = decode_body(data, "text/plain", params.get("charset") or (
             "utf-8" if media_type == "message/global-delivery-status" else None), found)
@@ -372,7 +373,7 @@ def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: st
             (media_type in _MSG_TYPES or low_name.endswith(".msg"))
             and data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         if depth >= MAX_DEPTH:
-            part_issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
+            part_issues.append(MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
         elif media_type in _TNEF_TYPES or low_name == "winmail.dat":
             from .tnef import read_tnef
 
@@ -384,7 +385,7 @@ def _leaf(em, path: str, parts, issues, repair, depth, cut=False, media_type: st
     if nested is not None and nested.error is not None:
         # a winmail.dat or .msg that cannot be read at all: one issue at the part (zbateson's
         # m4006.txt sample holds a PNG named winmail.dat)
-        kind = IssueKind.MALFORMED_TNEF if nested.format == "tnef" else IssueKind.MALFORMED_MSG
+        kind = MessageIssueKind.MALFORMED_TNEF if nested.format == "tnef" else MessageIssueKind.MALFORMED_MSG
         part_issues.append(MessageIssue(kind, where, 0, len(data)))
     issues.extend(part_issues)
     if nested is not None:

@@ -29,21 +29,23 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..text.issues import TextIssue
+from .issues import AnyIssueKind
 
 __all__ = ["Address", "Header", "MapiProperty", "Message", "MessageIssue", "Part", "RepairRecord"]
 
 
 @dataclass(frozen=True, slots=True)
 class MessageIssue:
-    """A :class:`~onemail.text.TextIssue` or :class:`~onemail.rtf.RtfDefect` with its place.
+    """An issue of a message with its place: a text, RTF or message-layer kind.
 
-    :param kind: an :class:`~onemail.text.IssueKind` or :class:`~onemail.rtf.RtfDefectKind`.
+    :param kind: an :class:`~onemail.text.IssueKind`, :class:`~onemail.rtf.RtfDefectKind` or
+        :class:`~onemail.message.MessageIssueKind` (:data:`~onemail.message.issues.AnyIssueKind`).
     :param where: the place (module docstring), e.g. ``"header:Subject"``, ``"part:1.2"``.
     :param offset: byte offset into that header value / part body / stream.
     :param length: bytes concerned (0 for a position).
     """
 
-    kind: object
+    kind: AnyIssueKind
     where: str
     offset: int
     length: int
@@ -53,9 +55,10 @@ class MessageIssue:
         """Wrap a ``TextIssue`` or ``RtfDefect`` found in ``where`` (``shift`` added)."""
         return cls(issue.kind, where, issue.offset + shift, issue.length)
 
-    def to_json(self) -> list:
-        """Return ``[kind, where, offset, length]`` with the kind's spec name."""
-        return [self.kind.value, self.where, self.offset, self.length]
+    def to_json(self) -> dict[str, str | int]:
+        """Return ``{"kind", "where", "offset", "length"}`` with the kind's spec name."""
+        return {"kind": self.kind.value, "where": self.where, "offset": self.offset,
+                "length": self.length}
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,8 @@ import io
 import struct
 import uuid
 
-from ..text import IssueKind
 from . import mapi
+from .issues import MessageIssueKind
 from .model import Message, MessageIssue
 
 __all__ = ["read_msg"]
@@ -152,11 +152,11 @@ class _Reader:
         path = [*storage, name]
         try:
             if self.ole.get_size(path) > MAX_STREAM_BYTES:
-                self.issues.append(MessageIssue(IssueKind.MALFORMED_MSG, self._where(storage, name), 0, 0))
+                self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, self._where(storage, name), 0, 0))
                 return None
             return self.ole.openstream(path).read()
         except Exception:  # noqa: BLE001 - a broken chain in the FAT: reported, not raised
-            self.issues.append(MessageIssue(IssueKind.MALFORMED_MSG, self._where(storage, name), 0, 0))
+            self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, self._where(storage, name), 0, 0))
             return None
 
     def bag(self, storage: tuple[str, ...], header: int) -> mapi.PropertyBag:
@@ -168,7 +168,7 @@ class _Reader:
             table = self._stream(storage, _PROPS) or b""
             self._fixed(bag, storage, table, header, present)
         else:
-            self.issues.append(MessageIssue(IssueKind.MALFORMED_MSG, self._where(storage, _PROPS), 0, 0))
+            self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, self._where(storage, _PROPS), 0, 0))
         for name in names:
             if not name.startswith(_SUBSTG) or len(name) != len(_SUBSTG) + 8:
                 continue  # multi-valued parts (-0000000N) and foreign streams
@@ -188,7 +188,7 @@ class _Reader:
 
     def _fixed(self, bag, storage, table: bytes, header: int, present: set[str]) -> None:
         if len(table) < header or (len(table) - header) % 16:
-            self.issues.append(MessageIssue(IssueKind.MALFORMED_MSG, self._where(storage, _PROPS),
+            self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, self._where(storage, _PROPS),
                                             len(table) - (len(table) - header) % 16 if len(table) >= header else 0,
                                             (len(table) - header) % 16 if len(table) >= header else len(table)))
         for pos in range(header, len(table) - 15, 16):
@@ -198,7 +198,7 @@ class _Reader:
                 bag.put(tag, ptype, mapi.fixed_value(ptype, value))
             elif ptype in (mapi.PT_STRING8, mapi.PT_UNICODE, mapi.PT_BINARY):
                 if f"{_SUBSTG}{tag:04X}{ptype:04X}" not in present:
-                    self.issues.append(MessageIssue(IssueKind.MALFORMED_MSG,
+                    self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG,
                                                     self._where(storage, f"{_SUBSTG}{tag:04X}{ptype:04X}"),
                                                     0, 0))
 
@@ -218,7 +218,7 @@ class _Reader:
                 if depth < 20:
                     nested = self.message((*astorage, _EMBEDDED), top=False, repair=repair, depth=depth + 1)
                 else:
-                    self.issues.append(MessageIssue(IssueKind.NESTING_LIMIT_EXCEEDED,
+                    self.issues.append(MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED,
                                                     self._where(astorage, _EMBEDDED), 0, 0))
             attachments.append((abag, nested))
         issues, self.issues = self.issues, saved

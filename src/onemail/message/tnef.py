@@ -29,8 +29,8 @@ import struct
 import uuid
 from datetime import datetime
 
-from ..text import IssueKind
 from . import mapi
+from .issues import MessageIssueKind
 from .model import Message, MessageIssue
 
 __all__ = ["read_tnef"]
@@ -81,7 +81,7 @@ def read_tnef(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
     n = len(data)
     while pos < n:
         if n - pos < 9:
-            issues.append(MessageIssue(IssueKind.MALFORMED_TNEF, "tnef:trailing", pos, n - pos))
+            issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, "tnef:trailing", pos, n - pos))
             break
         level, att_id, length = struct.unpack_from("<BII", data, pos)
         att = att_id & 0xFFFF
@@ -89,11 +89,11 @@ def read_tnef(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
         start = pos + 9
         end = start + length
         if level not in (LVL_MESSAGE, LVL_ATTACHMENT) or end + 2 > n:
-            issues.append(MessageIssue(IssueKind.MALFORMED_TNEF, f"tnef:{name}", pos, n - pos))
+            issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, f"tnef:{name}", pos, n - pos))
             break
         value = data[start:end]
         if struct.unpack_from("<H", data, end)[0] != sum(value) & 0xFFFF:
-            issues.append(MessageIssue(IssueKind.MALFORMED_TNEF, f"tnef:{name}", pos, length + 11))
+            issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, f"tnef:{name}", pos, length + 11))
         pos = end + 2
         if level == LVL_MESSAGE:
             if att == ATT_OEM_CODEPAGE and length >= 4:
@@ -158,7 +158,7 @@ def _triple(value: bytes, legacy: dict) -> None:
 
 def _recipients(value: bytes, out: list, issues, base: int, repair, depth) -> None:
     if len(value) < 4:
-        issues.append(MessageIssue(IssueKind.MALFORMED_TNEF, "tnef:attRecipTable", base, len(value)))
+        issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, "tnef:attRecipTable", base, len(value)))
         return
     rows = struct.unpack_from("<I", value)[0]
     pos = 4
@@ -167,7 +167,7 @@ def _recipients(value: bytes, out: list, issues, base: int, repair, depth) -> No
         try:
             pos = _prop_list(value, pos, rbag, repair, depth)
         except _Damage as exc:
-            issues.append(MessageIssue(IssueKind.MALFORMED_TNEF, "tnef:attRecipTable",
+            issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, "tnef:attRecipTable",
                                        base + exc.args[0], len(value) - exc.args[0]))
             out.append(rbag)
             return
@@ -178,7 +178,7 @@ def _props(value: bytes, bag, issues, where: str, base: int, repair, depth) -> N
     try:
         _prop_list(value, 0, bag, repair, depth)
     except _Damage as exc:
-        issues.append(MessageIssue(IssueKind.MALFORMED_TNEF, where, base + exc.args[0],
+        issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, where, base + exc.args[0],
                                    len(value) - exc.args[0]))
 
 

@@ -19,6 +19,7 @@ import binascii
 import re
 
 from ..text import IssueKind, TextIssue
+from .issues import MessageIssueKind
 
 __all__ = ["decode_transfer"]
 
@@ -56,7 +57,7 @@ def decode_transfer(body: bytes, cte: str, issues: list[TextIssue]) -> bytes:
                 if n >= MAX_ISSUES_PER_BODY:
                     break
         return binascii.a2b_qp(body)
-    issues.append(TextIssue(IssueKind.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0))
+    issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0))
     return body
 
 

@@ -40,6 +40,17 @@ class RtfDefectKind(enum.Enum):
     INVALID_CODE_PAGE_BYTES = "InvalidCodePageBytes"
     AMBIGUOUS_UNKNOWN_CODE_PAGE = "AmbiguousUnknownCodePage"
 
+    @property
+    def is_ambiguous(self) -> bool:
+        """True for documented resolutions (``Ambiguous*``), False for damage."""
+        return self.value.startswith("Ambiguous")
+
+    @property
+    def ambiguity(self) -> str | None:
+        """The id of the ``docs/ambiguities.md`` entry an ``Ambiguous*`` kind documents
+        (``"RT29"``), or ``None`` for damage."""
+        return "RT29" if self is RtfDefectKind.AMBIGUOUS_UNKNOWN_CODE_PAGE else None
+
 
 @dataclass(frozen=True, slots=True)
 class RtfDefect:
@@ -54,6 +65,6 @@ class RtfDefect:
     offset: int
     length: int
 
-    def to_json(self) -> list:
-        """Return ``[kind, offset, length]`` with the kind's spec name, for JSON output."""
-        return [self.kind.value, self.offset, self.length]
+    def to_json(self) -> dict[str, str | int]:
+        """Return ``{"kind", "offset", "length"}`` with the kind's spec name, for JSON output."""
+        return {"kind": self.kind.value, "offset": self.offset, "length": self.length}

@@ -244,7 +244,7 @@ class RtfReader:
     ['GroupStart', 'ControlWord', 'Text', 'HexEscape', 'GroupEnd']
     >>> reader = RtfReader(b"}x")
     >>> reader.read_all(), [d.to_json() for d in reader.defects]
-    ([Text(offset=1, length=1, data=b'x')], [['UnbalancedGroupEnd', 0, 1]])
+    ([Text(offset=1, length=1, data=b'x')], [{'kind': 'UnbalancedGroupEnd', 'offset': 0, 'length': 1}])
     """
 
     __slots__ = ("_data", "_max_depth", "_started", "defects")

@@ -1,7 +1,9 @@
 """What a decoder had to repair or guess: :class:`TextIssue` and :class:`IssueKind`.
 
-This is the only module where issue kinds are defined (house style: one damage taxonomy in one
-module). Spec 000 "Contract": decoders never raise on malformed input; each repair or guess is a
+This module defines the text layer's issue kinds (house style: one taxonomy per layer; the RTF
+kinds are :class:`onemail.rtf.RtfDefectKind`, the message layer's
+:class:`onemail.message.MessageIssueKind`, all with disjoint values). Spec 000 "Contract":
+decoders never raise on malformed input; each repair or guess is a
 ``TextIssue(kind, offset, length)`` where ``offset`` and ``length`` are bytes into the span given
 to the decoder, plus the ``offset`` argument the caller passed.
 
@@ -50,23 +52,27 @@ class IssueKind(enum.Enum):
     AMBIGUOUS_RAW_8BIT = "AmbiguousRaw8Bit"
     AMBIGUOUS_ISO2022_REPERTOIRE = "AmbiguousIso2022Repertoire"
     AMBIGUOUS_ENCODED_WORD_IN_QUOTED_STRING = "AmbiguousEncodedWordInQuotedString"
-    # Message layer (onemail.message; offsets are into the header value or the part's body).
-    AMBIGUOUS_DEFAULT_CHARSET = "AmbiguousDefaultCharset"  # M1: no charset parameter
-    AMBIGUOUS_DETECTED_CHARSET = "AmbiguousDetectedCharset"  # M2: body charset from the detector
-    AMBIGUOUS_IN_BAND_CHARSET = "AmbiguousInBandCharset"  # M3: BOM / meta / XML declaration used
-    AMBIGUOUS_CHARSET_CONFLICT = "AmbiguousCharsetConflict"  # M4: in-band and declared disagree
-    AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING = "AmbiguousUnknownTransferEncoding"  # M5
-    AMBIGUOUS_MISLABELLED_CHARSET = "AmbiguousMislabelledCharset"  # M6: declared charset fails
-    MALFORMED_MIME_STRUCTURE = "MalformedMimeStructure"
-    MALFORMED_TNEF = "MalformedTnef"
-    MALFORMED_MSG = "MalformedMsg"
-    HEADER_TOO_LONG = "HeaderTooLong"
-    NESTING_LIMIT_EXCEEDED = "NestingLimitExceeded"  # MIME / nested messages cut at a depth cap
 
     @property
     def is_ambiguous(self) -> bool:
         """True for documented resolutions (``Ambiguous*``), False for damage."""
         return self.value.startswith("Ambiguous")
+
+    @property
+    def ambiguity(self) -> str | None:
+        """The id of the ``docs/ambiguities.md`` entry an ``Ambiguous*`` kind documents
+        (``"T51"``), or ``None`` for damage."""
+        return _AMBIGUITY.get(self.value)
+
+
+#: The register entry of each ``Ambiguous*`` kind (tests/unit/test_issue_kinds.py checks that
+#: every ``Ambiguous*`` kind has one and that the entry names the kind).
+_AMBIGUITY = {
+    "AmbiguousUnknownCharset": "T1",
+    "AmbiguousIso2022Repertoire": "T36",
+    "AmbiguousRaw8Bit": "T51",
+    "AmbiguousEncodedWordInQuotedString": "T55",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,6 @@ class TextIssue:
     offset: int
     length: int
 
-    def to_json(self) -> list:
-        """Return ``[kind, offset, length]`` with the kind's spec name, for JSON output."""
-        return [self.kind.value, self.offset, self.length]
+    def to_json(self) -> dict[str, str | int]:
+        """Return ``{"kind", "offset", "length"}`` with the kind's spec name, for JSON output."""
+        return {"kind": self.kind.value, "offset": self.offset, "length": self.length}

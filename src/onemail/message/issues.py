@@ -1,0 +1,104 @@
+"""The message layer's issue kinds, and the vocabulary every issue of a message shares.
+
+Three enums name what was repaired or guessed, one per layer, with disjoint values (a test
+enforces it), so that a kind's value alone says what it is:
+
+* :class:`onemail.text.IssueKind` -- charsets, encoded words, parameters (spec 000);
+* :class:`onemail.rtf.RtfDefectKind` -- compressed RTF, the tokenizer, de-encapsulation (spec 002);
+* :class:`MessageIssueKind` -- this module: body charsets, transfer encodings, header blocks,
+  MIME structure, Outlook containers, limits.
+
+All three follow :class:`IssueKindLike`: ``value`` (the CamelCase name used in JSON),
+``is_ambiguous`` (a documented resolution, not damage) and ``ambiguity`` (the id of its entry
+in ``docs/ambiguities.md``). A :class:`~onemail.message.MessageIssue` holds any of them
+(:data:`AnyIssueKind`).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Protocol
+
+from ..rtf.defects import RtfDefectKind
+from ..text.issues import IssueKind
+
+__all__ = ["AnyIssueKind", "IssueKindLike", "MessageIssueKind", "kind_for_value"]
+
+
+class IssueKindLike(Protocol):
+    """What every issue kind offers (text, RTF and message kinds alike)."""
+
+    @property
+    def value(self) -> str:
+        """The spec's CamelCase name (``"InvalidUtf8"``), as written in JSON."""
+        ...
+
+    @property
+    def is_ambiguous(self) -> bool:
+        """True for a documented resolution (``Ambiguous*``), False for damage."""
+        ...
+
+    @property
+    def ambiguity(self) -> str | None:
+        """The ``docs/ambiguities.md`` id of an ``Ambiguous*`` kind, else ``None``."""
+        ...
+
+
+class MessageIssueKind(enum.Enum):
+    """The kind of a message-layer issue; the value is its CamelCase name (used in JSON).
+
+    Offsets are bytes into the place the issue names (:mod:`onemail.message.model`).
+    """
+
+    # Documented resolutions (docs/ambiguities.md, M..).
+    AMBIGUOUS_DEFAULT_CHARSET = "AmbiguousDefaultCharset"  # M1: no charset parameter
+    AMBIGUOUS_DETECTED_CHARSET = "AmbiguousDetectedCharset"  # M2: body charset from the detector
+    AMBIGUOUS_IN_BAND_CHARSET = "AmbiguousInBandCharset"  # M3: BOM / meta / XML declaration used
+    AMBIGUOUS_CHARSET_CONFLICT = "AmbiguousCharsetConflict"  # M4: in-band and declared disagree
+    AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING = "AmbiguousUnknownTransferEncoding"  # M5
+    AMBIGUOUS_MISLABELLED_CHARSET = "AmbiguousMislabelledCharset"  # M6: declared charset fails
+    # Damage of the containers.
+    MALFORMED_MIME_STRUCTURE = "MalformedMimeStructure"
+    MALFORMED_TNEF = "MalformedTnef"
+    MALFORMED_MSG = "MalformedMsg"
+    # Limits.
+    HEADER_TOO_LONG = "HeaderTooLong"
+    MESSAGE_NESTING_LIMIT_EXCEEDED = "MessageNestingLimitExceeded"  # M7: MIME levels, nested messages
+
+    @property
+    def is_ambiguous(self) -> bool:
+        """True for documented resolutions (``Ambiguous*``), False for damage."""
+        return self.value.startswith("Ambiguous")
+
+    @property
+    def ambiguity(self) -> str | None:
+        """The id of the ``docs/ambiguities.md`` entry of an ``Ambiguous*`` kind, else ``None``."""
+        return _AMBIGUITY.get(self.value)
+
+
+_AMBIGUITY = {
+    "AmbiguousDefaultCharset": "M1",
+    "AmbiguousDetectedCharset": "M2",
+    "AmbiguousInBandCharset": "M3",
+    "AmbiguousCharsetConflict": "M4",
+    "AmbiguousUnknownTransferEncoding": "M5",
+    "AmbiguousMislabelledCharset": "M6",
+}
+
+AnyIssueKind = IssueKind | RtfDefectKind | MessageIssueKind
+"""The kind of a :class:`~onemail.message.MessageIssue`: a text, RTF or message kind."""
+
+_BY_VALUE: dict[str, AnyIssueKind] = {
+    k.value: k for enum_ in (IssueKind, RtfDefectKind, MessageIssueKind) for k in enum_
+}
+
+
+def kind_for_value(value: str) -> AnyIssueKind | None:
+    """Return the issue kind whose JSON name is ``value`` (``"InvalidUtf8"``), or ``None``.
+
+    :param value: a kind's CamelCase name, as written in JSON (case-sensitive).
+    :raises TypeError: ``value`` is not a ``str``.
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"value must be str, not {type(value).__name__}")
+    return _BY_VALUE.get(value)
