@@ -58,6 +58,9 @@ class MessageIssueKind(enum.Enum):
     AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING = "AmbiguousUnknownTransferEncoding"  # M5
     AMBIGUOUS_MISLABELLED_CHARSET = "AmbiguousMislabelledCharset"  # M6: declared charset fails
     # Damage of the containers.
+    MALFORMED_HEADER = "MalformedHeader"  # a header line that is no field (M10)
+    MALFORMED_ADDRESS = "MalformedAddress"  # an address list salvaged around junk (M11)
+    MALFORMED_DATE = "MalformedDate"  # a Date that could not be read
     MALFORMED_MIME_STRUCTURE = "MalformedMimeStructure"
     MALFORMED_TNEF = "MalformedTnef"
     MALFORMED_MSG = "MalformedMsg"
