@@ -11,7 +11,6 @@ from paths import REPO
 
 import onemail
 from onemail.message import MessageIssueKind, read, read_mbox, sniff
-from onemail.message.transfer import decode_transfer
 from onemail.text import IssueKind
 
 K = IssueKind
@@ -217,34 +216,6 @@ def test_raw_8bit_utf8_subject():
     msg = read("Subject: Москва - столица России.\r\n\r\n".encode())
     assert msg.subject == "Москва - столица России."
     assert msg.issues == ()
-
-
-# -- transfer encodings --------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("body, data, issues", [
-    (b"Y2Fm\r\nw6k=\r\n", b"caf\xc3\xa9", []),
-    (b"Y2Fmw6k", b"caf\xc3\xa9", [(K.INVALID_BASE64, 7, 0)]),
-    (b"Y2F*mw6k=", b"caf\xc3\xa9", [(K.INVALID_BASE64, 3, 1)]),
-    (b"YQ==Yg==", b"ab", [(K.INVALID_BASE64, 4, 4)]),
-    (b"Y", b"", [(K.INVALID_BASE64, 1, 0)]),
-])
-def test_base64(body, data, issues):
-    found = []
-    assert decode_transfer(body, "base64", found) == data
-    assert [(i.kind, i.offset, i.length) for i in found] == issues
-
-
-def test_quoted_printable():
-    found = []
-    assert decode_transfer(b"caf=C3=A9 =ZZ x=\r\ny", "quoted-printable", found) == b"caf\xc3\xa9 =ZZ xy"
-    assert [(i.kind, i.offset, i.length) for i in found] == [(K.INVALID_QUOTED_PRINTABLE, 10, 1)]
-
-
-def test_unknown_transfer_encoding_kept():
-    found = []
-    assert decode_transfer(b"abc", "x-uuencode", found) == b"abc"
-    assert [(i.kind, i.offset, i.length) for i in found] == [(M.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0)]
 
 
 # -- mbox ----------------------------------------------------------------------------------

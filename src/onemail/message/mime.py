@@ -6,7 +6,8 @@ Content-Transfer-Encoding), RFC 2046 section 5.1 (multipart bodies) and RFC 2183
 
 * A multipart body is cut at its delimiter lines: a line that starts with ``--`` and the
   boundary, followed by ``--`` for the close delimiter, then only white space (RFC 2046 5.1.1:
-  the line break before a delimiter belongs to it). The preamble and epilogue are dropped. An
+  the line break before a delimiter belongs to it); a close delimiter followed by other bytes
+  still closes (``MalformedMimeStructure``). The preamble and epilogue are dropped. An
   enclosing multipart's delimiter ends every part inside it, since each level only looks inside
   the part its parent cut. No close delimiter: the last part runs to the end
   (``MalformedMimeStructure`` at the end). No boundary parameter, or a boundary that never
@@ -29,6 +30,7 @@ and :mod:`.bodycharset`.
 
 from __future__ import annotations
 
+import mimetypes
 import re
 
 from . import headers as hdr
@@ -39,7 +41,7 @@ from .fields import Field, find, split_header
 from .formats import MAX_HEADER_BYTES, MAX_MIME_LEVELS, OLE_SIGNATURE, ReadContext, nested_issues
 from .issues import MessageIssueKind
 from .model import Header, Message, MessageIssue, Part
-from .transfer import decode_transfer
+from .transfer import decode_transfer, uu_blocks
 
 __all__ = ["parse"]
 
@@ -221,13 +223,16 @@ class _Walk:
         cte_field = find(fields, _CONTENT_TRANSFER_ENCODING)
         cte = hdr.token(cte_field.value) if cte_field is not None else ""
         found: list = []
-        data = decode_transfer(self.data[body:end], cte, found)
+        data, trailer, uu_name = decode_transfer(self.data, cte, found, body, end)
         part_issues.extend(MessageIssue.at(where, i) for i in found)
         found.clear()
+        if filename is None and uu_name:
+            filename = uu_name
         text = charset = source = None
         nested = None
         low_name = (filename or "").lower()
         later: list[MessageIssue] = []
+        uu: list = []
         if media in _MESSAGE_TYPES:
             nested = self.ctx.nested(data, "rfc822", where, part_issues)
         elif media in _FIELD_BLOCKS:  # RFC 3464 fields; RFC 6533 global reports are UTF-8
@@ -235,8 +240,16 @@ class _Walk:
                 "utf-8" if media.startswith("message/global-") else None), found)
             charset = cs.name
         elif media.startswith("text/") and not (disposition == "attachment" and low_name.endswith(".msg")):
-            text, cs, source = decode_body(data, media, params.get("charset"), found)
+            uu = uu_blocks(data) if media == "text/plain" and b"\nbegin " in b"\n" + data else []
+            text, cs, source = decode_body(_without(data, uu) if uu else data, media, params.get("charset"),
+                                           found)
             charset = cs.name
+            if uu:  # M14: offsets back into the body as it was, the blocks reported
+                found[:] = _shifted(found, uu)
+                part_issues.extend(MessageIssue(MessageIssueKind.AMBIGUOUS_UUENCODED_FILE, where, a, b - a)
+                                   for a, b, _, _ in uu)
+            if trailer:  # M13: the text after base64 data, in its own right (UTF-8 or windows-1252)
+                text += decode_body(trailer, "text/plain", None, [])[0]
         elif media in _TNEF_TYPES or low_name == "winmail.dat":
             nested = self.ctx.nested(data, "tnef", where, part_issues)
         elif (media in _MSG_TYPES or low_name.endswith(".msg")) and data.startswith(OLE_SIGNATURE):
@@ -254,7 +267,33 @@ class _Walk:
         self.parts.append(part)
         self.issues.extend(part_issues)
         self.issues.extend(later)
+        for n, (_, _, name, decoded) in enumerate(uu, 1):  # M14: each uuencoded file is a part
+            media = (mimetypes.guess_type(name)[0] if name else None) or "application/octet-stream"
+            self.parts.append(Part(f"{path}.uu{n}", media, "attachment", name or None, data=decoded,
+                                   origin="uuencode"))
         return part
+
+
+def _without(data: bytes, blocks) -> bytes:
+    """``data`` with the byte spans of ``blocks`` removed."""
+    pieces, pos = [], 0
+    for start, end, _, _ in blocks:
+        pieces.append(data[pos:start])
+        pos = end
+    pieces.append(data[pos:])
+    return b"".join(pieces)
+
+
+def _shifted(found: list, blocks) -> list:
+    """Issues found in a body with ``blocks`` removed, their offsets moved back into the body."""
+    out = []
+    for i in found:
+        offset, removed = i.offset, 0
+        for start, end, _, _ in blocks:
+            if start - removed <= offset:
+                removed += end - start
+        out.append(type(i)(i.kind, offset + removed, i.length))
+    return out
 
 
 def _split(data: bytes, start: int, end: int, boundary: bytes, issues: list[MessageIssue],
@@ -286,7 +325,10 @@ def _split(data: bytes, start: int, end: int, boundary: bytes, issues: list[Mess
         nl = data.find(b"\n", k, end)
         line_end = end if nl < 0 else nl
         if _ONLY_WS.fullmatch(data, k, line_end) is None:
-            continue
+            if not close:
+                continue  # "--B" then more: another boundary, or text
+            # "--B--" then junk (enmime's epilogue-sample "--B-->"): still the close delimiter
+            issues.append(MessageIssue(MessageIssueKind.MALFORMED_MIME_STRUCTURE, where, k, line_end - k))
         lines.append((j, end if nl < 0 else nl + 1, close))
         if close:
             break
