@@ -202,13 +202,8 @@ def _decode_b64(raw: bytes, start: int, end: int, issues: list, n: int) -> bytes
     """Decode the alphabet characters of ``raw[start:end]`` in chunks (``n`` issues so far)."""
     out: list[bytes] = []
     carry = b""
-    pos = start
     tail_issue = False
-    while pos < end:
-        stop = min(end, pos + CHUNK_BYTES)
-        if stop < end:
-            nl = raw.find(b"\n", stop, end)
-            stop = end if nl < 0 else nl + 1
+    for pos, stop in _chunks(raw, start, end):
         alpha = carry + raw[pos:stop].translate(None, _NOT_B64)
         pos = stop
         # padding splits the data into streams: decode each run of data before an "="
@@ -236,6 +231,19 @@ def _decode_b64(raw: bytes, start: int, end: int, issues: list, n: int) -> bytes
             stop -= 1
         issues.append(TextIssue(IssueKind.INVALID_BASE64, stop - start, 0))
     return b"".join(out)
+
+
+def _chunks(raw: bytes, start: int, end: int):
+    """Yield ``(start, stop)`` pieces of ``raw[start:end]`` of about :data:`CHUNK_BYTES`, each
+    ending at a line end (or at ``end``)."""
+    pos = start
+    while pos < end:
+        stop = min(end, pos + CHUNK_BYTES)
+        if stop < end:
+            nl = raw.find(b"\n", stop, end)
+            stop = end if nl < 0 else nl + 1
+        yield pos, stop
+        pos = stop
 
 
 def _nth_pad(raw: bytes, start: int, end: int, k: int) -> int:
@@ -270,14 +278,8 @@ def _quoted_printable(raw: bytes, start: int, end: int, issues: list) -> bytes:
         if n >= MAX_ISSUES_PER_BODY:
             break
     out = []
-    pos = start
-    while pos < end:
-        stop = min(end, pos + CHUNK_BYTES)
-        if stop < end:
-            nl = raw.find(b"\n", stop, end)
-            stop = end if nl < 0 else nl + 1
+    for pos, stop in _chunks(raw, start, end):
         chunk = raw[pos:stop]
-        pos = stop
         if _QP_SLOW.search(chunk):
             # soft breaks and padding first, then a bad "=" written as "=3D", which a2b_qp
             # reads as "=" (it would read "==" as one "=")
