@@ -436,3 +436,17 @@ def test_raw_8bit_header_hint_ignores_utf8_and_ascii_bodies():
     for ctype in (b"text/plain; charset=utf-8", b"text/plain; charset=us-ascii"):
         data = b"Subject: caf\xe9 cr\xe8me\r\nContent-Type: " + ctype + b"\r\n\r\nhello"
         assert read(data).subject == "café crème"
+
+
+def test_a_stdlib_message_is_a_source():
+    """read(email.message.Message): written back by the stdlib's generator, then read."""
+    import email
+    from email import policy
+
+    data = (b"Subject: =?utf-8?q?caf=C3=A9?=\r\nFrom: A <a@example.org>\r\n"
+            b"Content-Type: text/plain; charset=utf-8\r\n\r\nbonjour\r\n")
+    for pol in (policy.compat32, policy.default):
+        em = email.message_from_bytes(data, policy=pol)
+        msg = read(em)
+        assert (msg.subject, [str(a) for a in msg.from_], msg.parts[0].text) == (
+            "café", ["A <a@example.org>"], "bonjour\r\n")

@@ -68,16 +68,15 @@ def _load(source: Source) -> bytes:
 
 
 def _stdlib_bytes(msg: email.message.Message) -> bytes:
-    """The bytes of a message the stdlib parsed, written back by its generator as they were
-    read (``policy.compat32``, no ``>From`` mangling, original line ends)."""
-    from email import policy
+    """The bytes of a message the stdlib parsed, written back by its generator: no ``>From``
+    mangling, no refolding, CR LF line ends (the generator rewrites every line end to one)."""
     from email.generator import BytesGenerator
     from io import BytesIO
 
     out = BytesIO()
     try:
-        BytesGenerator(out, mangle_from_=False, maxheaderlen=0, policy=msg.policy.clone(
-            linesep="\r\n") if msg.policy is not policy.compat32 else policy.compat32).flatten(msg)
+        BytesGenerator(out, mangle_from_=False, maxheaderlen=0,
+                       policy=msg.policy.clone(linesep="\r\n")).flatten(msg)
     except Exception:  # noqa: BLE001 - a message the stdlib cannot write back: its text form
         return msg.as_string().encode("utf-8", "surrogateescape")
     return out.getvalue()
@@ -88,7 +87,8 @@ def read(source: Source, *, repair: bool = False) -> Message:
 
     :param source: ``bytes`` (or bytearray/memoryview), a path (``str`` / ``os.PathLike``), a
         binary file object, or an ``email.message.Message`` the stdlib parsed (written back to
-        bytes by its generator, then read: what the stdlib changed while parsing stays changed).
+        bytes by its generator with CR LF line ends, then read: what the stdlib changed while
+        parsing stays changed).
     :param repair: run mojibake repair (:func:`onemail.detect.repair`) on every decoded header
         value and body; each change is a :class:`~onemail.message.RepairRecord`.
     :returns: the :class:`Message` (for an mbox, its first message). Bad input gives a message
