@@ -9,8 +9,12 @@ module's source text after the header. Output is deterministic: sorted, no times
 
 Usage::
 
-    python scripts/generate_tables.py            # write every table
-    python scripts/generate_tables.py --check    # exit 1 if any table is stale or edited
+    python scripts/generate_tables.py                  # write every table
+    python scripts/generate_tables.py --check          # exit 1 if any table is stale or edited
+    python scripts/generate_tables.py --check PATH...  # check only these tables (repo paths)
+
+``tests/spec/test_tables_current.py`` checks each table in a test of its own through
+:func:`outputs` and :func:`stale`.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import hashlib
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -71,34 +76,71 @@ def _load_generators():
     return mods
 
 
-def build() -> dict[Path, str]:
-    """Return ``{output path: full text}`` for every generated module."""
-    sys.path.insert(0, str(GEN))
-    out: dict[Path, str] = {}
+def outputs() -> dict[Path, tuple[list[str], Callable[[], str]]]:
+    """Return ``{output path: (inputs, body function)}`` of every generator, building nothing.
+
+    Loading the generators reads no input; the body functions do the work.
+    """
+    if str(GEN) not in sys.path:
+        sys.path.insert(0, str(GEN))
+    out: dict[Path, tuple[list[str], Callable[[], str]]] = {}
     for mod in _load_generators():
         for rel, inputs, body in mod.OUTPUTS:
-            out[REPO / rel] = header(inputs) + '"""Generated table module; see the header."""\n\n' + body()
+            out[REPO / rel] = (inputs, body)
+    return out
+
+
+def render(inputs: list[str], body: Callable[[], str]) -> str:
+    """Return the full text of one table module: the header for ``inputs``, then ``body()``."""
+    return header(inputs) + '"""Generated table module; see the header."""\n\n' + body()
+
+
+def build() -> dict[Path, str]:
+    """Return ``{output path: full text}`` for every generated module."""
+    return {path: render(inputs, body) for path, (inputs, body) in outputs().items()}
+
+
+def stale(paths: list[Path] | None = None) -> list[Path]:
+    """Return the tables among ``paths`` (default: all) that differ from a fresh build.
+
+    A table is stale when its file is missing or its text differs from :func:`render`'s (an
+    edited table, a changed input, or a changed generator).
+
+    :raises KeyError: a path that no generator writes.
+    """
+    planned = outputs()
+    out = []
+    for path in sorted(planned) if paths is None else [p.resolve() for p in paths]:
+        inputs, body = planned[path]
+        if not path.exists() or path.read_text(encoding="utf-8") != render(inputs, body):
+            out.append(path)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if a table differs from a fresh build")
+    ap.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                    help="with --check: only these tables (paths relative to the repository)")
     args = ap.parse_args(argv)
-    stale = []
+    if args.paths and not args.check:
+        ap.error("PATH is for --check only; writing always writes every table")
+    if args.check:
+        try:
+            found = stale([REPO / p for p in args.paths] or None)
+        except KeyError as exc:
+            ap.error(f"no generator writes {exc.args[0]}")
+        if found:
+            print("stale generated tables (run scripts/generate_tables.py):",
+                  *(p.relative_to(REPO) for p in found), sep="\n  ")
+            return 1
+        return 0
     for path, text in sorted(build().items()):
-        if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(path.relative_to(REPO))
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            init = path.parent / "__init__.py"
-            if not init.exists():
-                init.write_text('"""Generated tables (scripts/generate_tables.py)."""\n', encoding="utf-8")
-            path.write_text(text, encoding="utf-8")
-    if stale:
-        print("stale generated tables (run scripts/generate_tables.py):", *stale, sep="\n  ")
-        return 1
+        path.parent.mkdir(parents=True, exist_ok=True)
+        init = path.parent / "__init__.py"
+        if not init.exists():
+            init.write_text('"""Generated tables (scripts/generate_tables.py)."""\n', encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     return 0
 
 

@@ -1,9 +1,10 @@
 """The text layer: charsets, decoders with issue reporting, encoded words and parameters.
 
 Spec 000. Importing this package registers the ``onemail-<name>`` Python codecs (house style
-section 7) and loads no tables.
+section 7) and loads no tables (they load on a charset's first use).
 """
 
+from . import codec_registry as _codec_registry
 from .charsets import (
     Charset,
     DecodeResult,
@@ -14,36 +15,23 @@ from .charsets import (
     for_label,
 )
 from .issues import IssueKind, TextIssue
+from .rfc2047 import decode_text
+from .rfc2231 import DecodedParameter, ParameterCollector, parse_header_params
 
 __all__ = [
     "Charset",
     "DecodeResult",
+    "DecodedParameter",
     "IncrementalDecoder",
     "IssueKind",
+    "ParameterCollector",
     "TextIssue",
     "decode",
+    "decode_text",
     "decode_unknown",
     "for_code_page",
     "for_label",
+    "parse_header_params",
 ]
-
-# RFC 2047 / RFC 2231 names, imported on first use (house style: the package import stays cheap).
-_LAZY = {"decode_text": "rfc2047", "ParameterCollector": "rfc2231", "DecodedParameter": "rfc2231",
-         "parse_header_params": "rfc2231"}
-__all__ += sorted(_LAZY)
-
-
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-from . import codec_registry as _codec_registry  # noqa: E402
 
 _codec_registry.register()
