@@ -130,13 +130,27 @@ MEANINGS: dict[str, str] = {
                                         "taken as it is.",
     "AmbiguousMislabelledCharset": "The body does not decode in its declared charset; another "
                                    "charset was used.",
+    "AmbiguousTextAfterBase64": "Text after the end of a base64 body (a mailing-list footer): not "
+                                "decoded as base64; appended to a text part's text, left out of "
+                                "other parts' data.",
+    "AmbiguousUuencodedFile": "A uuencoded file (begin ... end) inside a text body: made an "
+                              "attachment part, left out of the text.",
     # onemail.message.MessageIssueKind: damage of the containers.
-    "MalformedMimeStructure": "A defect in the MIME structure that Python's email parser reported "
-                              "(a missing boundary, a missing header/body separator, ...).",
+    "MalformedHeader": "A header line that is no field (no colon, junk before the name, a fold "
+                       "with no field above it), or a body that follows its fields without an "
+                       "empty line.",
+    "MalformedAddress": "An address list that is not RFC 5322: junk skipped, a mailbox salvaged "
+                        "around it, or words that give no mailbox.",
+    "MalformedDate": "A Date that could not be read, or was read only by assuming UTC for a "
+                     "missing zone.",
+    "MalformedMimeStructure": "Damage in the MIME structure: a multipart without a boundary or "
+                              "whose boundary never appears, a missing close delimiter, "
+                              "delimiter lines with no part between them.",
     "MalformedTnef": "Damage in a TNEF (winmail.dat) stream: a truncated attribute, a bad level or "
                      "checksum, an unreadable property list; what could be read is kept.",
     "MalformedMsg": "Damage in an Outlook .msg file (an OLE2 compound file): a missing or "
                     "unreadable stream or property; what could be read is kept.",
+    "InvalidUuencode": "A uuencoded line that does not decode; decoded as far as it goes.",
     # onemail.message.MessageIssueKind: limits.
     "HeaderTooLong": "A header value longer than 1 MiB; the rest was cut off.",
     "MessageNestingLimitExceeded": "MIME levels or nested messages (message/rfc822, TNEF, an "

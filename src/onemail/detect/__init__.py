@@ -8,7 +8,6 @@ table loads on the first call that needs it.
 
 from __future__ import annotations
 
-from . import _compat
 from ._binary import looks_binary
 from ._detector import Candidate, Detection, detect
 from ._repair import Repair, apply_steps, render_chain, repair
@@ -26,5 +25,3 @@ __all__ = [
     "scan",
     "ScanRow",
 ]
-
-del _compat
