@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import onemail
 from onemail.message import MessageIssueKind
@@ -163,3 +165,29 @@ def test_malformed_address_issue_through_read():
     assert [(i.kind, i.where, i.offset, i.length) for i in msg.issues] == [
         (M.MALFORMED_ADDRESS, "header:From", 9, 24)]
     assert msg.to_json()["from"] == [{"name": "", "address": "a@b.com"}]
+
+
+def test_encoded_words_in_an_addr_spec_stay_as_written():
+    """RFC 2047 section 5: no encoded word in an addr-spec (FreeBSD list spam in the corpus)."""
+    assert addrs(b"=?iso-2022-jp?B?MTIx?=@FreeBSD.ORG") == [("", "=?iso-2022-jp?B?MTIx?=@FreeBSD.ORG", None)]
+
+
+_ATOM = st.text(alphabet="abcxyzABC019!#$%&'*+/=?^_`{|}~-", min_size=1, max_size=6)
+_NAME = st.lists(st.text(alphabet="abc XYZ019-", min_size=0, max_size=8), max_size=3).map(" ".join)
+_ADDRESS = st.tuples(_ATOM, st.lists(_ATOM, min_size=1, max_size=3)).map(lambda t: t[0] + "@" + ".".join(t[1]))
+_MAILBOX = st.one_of(
+    _ADDRESS,
+    st.tuples(_NAME, _ADDRESS).map(lambda t: f"{t[0]} <{t[1]}>"),
+    st.tuples(_NAME, _ADDRESS).map(lambda t: f'"{t[0]}" <{t[1]}>'),
+    st.tuples(_NAME, _ADDRESS).map(lambda t: f'"{t[0]}," <{t[1]}>'))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_MAILBOX, max_size=4), st.sampled_from([",", ", ", " ,\r\n ", ",,"]))
+def test_the_fast_path_gives_what_the_parser_gives(mailboxes, sep):
+    from onemail.message import addresses as A
+
+    raw = sep.join(mailboxes).encode()
+    fast = A._simple(raw)
+    slow = tuple(A._Parser(raw, A._W1252, "h", []).parse())
+    assert fast is None or fast == slow

@@ -26,7 +26,7 @@ Only LF and CR LF end lines (the corpus holds no message with bare CR line ends)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
@@ -35,14 +35,15 @@ from .model import MessageIssue
 __all__ = ["Field", "find", "split_header"]
 
 _NAME = re.compile(rb"[\x21-\x39\x3b-\x7e]+[ \t]*:")
+#: one well-formed field with its folds (the fast path; anything else goes line by line)
+_WHOLE = re.compile(rb"(?!--)([\x21-\x39\x3b-\x7e]+)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)\n?")
 _NEXT_FIELD = re.compile(rb"\n[\x21-\x39\x3b-\x7e]+[ \t]*:")
 _BLANK = re.compile(rb"\n\r?\n")
 _PARAMETER = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+\*?[0-9]*\*?[ \t]*=")
 _WSP = b" \t"
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(NamedTuple):
     """One header field as it stands in the message.
 
     :param name: the field name as written, without the colon and the white space before it.
@@ -90,8 +91,17 @@ def split_header(data: bytes, start: int, end: int, issues: list[MessageIssue] |
     name_start = name_end = value_start = -1  # the field being read
     junk = -1  # start of a run of malformed lines
     next_field = -1  # offset of the next field line after a malformed one (cached look-ahead)
+    last = (-1, -1, -1)  # name start, name end, value start of the field appended last
     pos = start
+    whole = _WHOLE.match
     while pos < block_end:
+        if name_start < 0 and junk < 0:
+            m = whole(data, pos, block_end)
+            if m is not None:  # a whole field, folds included
+                last = (pos, m.end(1), m.start(2))
+                fields.append(_field(data, pos, m.end(1), m.start(2), m.end()))
+                pos = m.end()
+                continue
         nl = data.find(b"\n", pos, block_end)
         line_end = block_end if nl < 0 else nl + 1
         if data[pos] in _WSP:  # a fold: continues the field (or the malformed run) above
@@ -113,6 +123,10 @@ def split_header(data: bytes, start: int, end: int, issues: list[MessageIssue] |
             pos = line_end
             continue
         # neither a field nor a fold
+        if name_start < 0 and junk < 0 and fields and last[0] >= 0 and _PARAMETER.match(data, pos, line_end) \
+                and _ends_with_semicolon(data, last[2], pos):
+            fields.pop()  # the field above is open again: this line continues it
+            name_start, name_end, value_start = last
         if name_start >= 0 and _PARAMETER.match(data, pos, line_end) and _ends_with_semicolon(
                 data, value_start, pos):
             # a parameter that lost the white space of its fold ("...;\r\nname=x", enmime's

@@ -77,14 +77,14 @@ def decode_header(field: Field, fallback: Charset | None = None) -> Header:
     :issues: the rfc2047 decoder's issues; ``HeaderTooLong`` for a value over 1 MiB (offset
         ``MAX_HEADER_BYTES``, length the bytes left out).
     """
-    found: list[TextIssue] = []
     data = field.value
-    if data.isascii() and b"=?" not in data and b"\n" not in data and b"\r" not in data:
-        text = data.decode("ascii")
-    else:
-        text = decode_header_text(data, found, 0, fallback or _W1252)
     name = field.name
     name_text = name.decode("ascii") if name.isascii() else decode_header_text(name, None, 0)
+    if data.isascii() and b"=?" not in data and b"\n" not in data and b"\r" not in data \
+            and field.length <= MAX_HEADER_BYTES:
+        return Header(name_text, data.decode("ascii"), (), data, field.offset)
+    found: list[TextIssue] = []
+    text = decode_header_text(data, found, 0, fallback or _W1252)
     where = f"header:{name_text}"
     if len(found) > 1:
         found.sort(key=_issue_order)
@@ -113,6 +113,10 @@ def parameters(raw: bytes, where: str, issues: list[MessageIssue],
     """
     if b"=" not in raw:
         return token(raw), {}
+    if raw.isascii() and b"(" not in raw and b"*" not in raw and b"=?" not in raw and b"\\" not in raw:
+        simple = _simple_parameters(raw)
+        if simple is not None:
+            return simple
     main, params = header_params(raw, fallback or _W1252)
     out: dict[str, str] = {}
     for p in params:
@@ -123,6 +127,30 @@ def parameters(raw: bytes, where: str, issues: list[MessageIssue],
         for i in p.issues:
             issues.append(MessageIssue.at(f"{where}/{key}", i))
     return main, out
+
+
+# The fast path: ``type/subtype; name=token; name="quoted"`` with no comment, RFC 2231 name,
+# encoded word, escape or 8-bit byte; anything else goes through parse_header_params.
+_TOKEN = rb"[!#$%&'+.0-9A-Z^_`a-z{|}~-]+"
+_SIMPLE_MAIN = re.compile(rb"[ \t]*(" + _TOKEN + rb"(?:/" + _TOKEN + rb")?)[ \t]*")
+_SIMPLE_PARAM = re.compile(rb";[ \t\r\n]*(" + _TOKEN + rb")[ \t]*=[ \t]*(?:(" + _TOKEN + rb")|\"([^\"\r\n]*)\")[ \t\r\n]*")
+
+
+def _simple_parameters(raw: bytes) -> tuple[str, dict[str, str]] | None:
+    """``(main value, parameters)`` of a plain value, or ``None`` when it needs the parser."""
+    m = _SIMPLE_MAIN.match(raw)
+    if m is None:
+        return None
+    out: dict[str, str] = {}
+    pos, n = m.end(), len(raw)
+    while pos < n:
+        p = _SIMPLE_PARAM.match(raw, pos)
+        if p is None:
+            return None
+        name, token_value, quoted = p.groups()
+        out.setdefault(name.decode("ascii").lower(), (token_value if quoted is None else quoted).decode("ascii"))
+        pos = p.end()
+    return m.group(1).decode("ascii"), out
 
 
 _COMMENT = re.compile(rb"\((?:[^()\\]|\\.)*\)", re.S)
