@@ -19,7 +19,11 @@ files (the stdlib cannot read them), then ``onemail scan`` of the whole corpus f
 runs, interleaved, which is what a shared machine allows). Goal (issue 8): ratio >= 1,
 and jobs 2 about 1.8x jobs 1 on an otherwise idle two-core machine.
 
-Run: ``python bench/messages.py [--repeat N]``. Installs nothing; needs only CPython and the
+Then the memory check (issue 13): ``onemail.read`` of three generated ``--memory-mb`` (100) MB
+messages (a base64 attachment, a quoted-printable text body, an 8-bit text body), each in a
+fresh process, peak RSS printed against the goal of three times the message plus 50 MB.
+
+Run: ``python bench/messages.py [--repeat N] [--memory-mb MB]``. Installs nothing; needs only CPython and the
 package.
 """
 
@@ -73,11 +77,84 @@ def run_stdlib(messages: list[bytes]) -> tuple[float, int]:
     return time.process_time() - start, failures
 
 
+# VmHWM, not ru_maxrss: the latter keeps the high-water mark of the forked parent across exec
+_MEMORY_CHILD = r"""
+import sys, time
+import onemail
+def hwm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+if sys.argv[1] == "-":
+    print(hwm(), 0)
+    raise SystemExit
+start = time.process_time()
+msg = onemail.read(sys.argv[1])
+took = time.process_time() - start
+print(hwm(), took, len(msg.parts), sum(len(p.data) for p in msg.parts), len(msg.issues))
+"""
+
+
+def _large_messages(mb: int, folder: Path) -> list[tuple[str, Path]]:
+    """Write the large messages of the memory check: a base64 attachment, a quoted-printable
+    text body, an 8-bit text body, each about ``mb`` MB."""
+    import base64
+    import random
+
+    size = mb << 20
+    rng = random.Random(8)
+    words = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
+             for _ in range(2000)]
+    text = b" ".join(rng.choice(words) for _ in range(size // 5))[: size * 3 // 4]
+    lines = b"\r\n".join(text[i:i + 70] for i in range(0, len(text), 70))
+    head = (b"From: a@example.com\r\nTo: b@example.com\r\nSubject: large\r\n"
+            b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
+            b"--b\r\nContent-Type: application/octet-stream; name=big.bin\r\n"
+            b"Content-Transfer-Encoding: base64\r\n\r\n")
+    out = []
+    for name, data in (
+            ("base64 attachment", head + base64.encodebytes(rng.randbytes(size * 3 // 4)).replace(b"\n", b"\r\n")
+             + b"\r\n--b--\r\n"),
+            ("quoted-printable text", b"Subject: large\r\nContent-Type: text/plain; charset=utf-8\r\n"
+             b"Content-Transfer-Encoding: quoted-printable\r\n\r\n" + lines.replace(b"e", b"=C3=A9")[:size]),
+            ("8-bit text", b"Subject: large\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+             + lines.replace(b"e", "é".encode())[:size])):
+        path = folder / (name.replace(" ", "-") + ".eml")
+        path.write_bytes(data)
+        out.append((name, path))
+    return out
+
+
+def memory(mb: int) -> None:
+    """Peak RSS of ``onemail.read`` on large messages, each in a fresh process (issue 13: at most
+    3x the message plus 50 MB)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        baseline = int(subprocess.run([sys.executable, "-c", _MEMORY_CHILD, "-"], capture_output=True,
+                                      text=True, check=True).stdout.split()[0])
+        for name, path in _large_messages(mb, Path(tmp)):
+            size = path.stat().st_size
+            out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(path)], capture_output=True,
+                                 text=True, check=True).stdout.split()
+            rss, took = int(out[0]), float(out[1])
+            goal = 3 * size + (50 << 20)
+            print(f"memory {name:<22} {size / 1e6:6.0f} MB: peak RSS {rss / 1e6:6.0f} MB "
+                  f"({(rss - baseline) / size:4.1f}x above the interpreter's {baseline / 1e6:.0f} MB), "
+                  f"{took:5.2f} s CPU; goal <= {goal / 1e6:.0f} MB: {'met' if rss <= goal else 'NOT met'}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs of each side (best counts)")
     ap.add_argument("--no-scan", action="store_true", help="skip the scan --jobs comparison")
+    ap.add_argument("--memory-mb", type=int, default=100, metavar="MB",
+                    help="size of the large messages of the memory check (0 skips it)")
     args = ap.parse_args()
+    if args.memory_mb:
+        memory(args.memory_mb)
     rfc822, outlook = load()
     n = len(rfc822)
     size = sum(map(len, rfc822)) / 1e6

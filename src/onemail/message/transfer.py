@@ -26,6 +26,7 @@ Offsets are bytes into the encoded body as it stands in the message.
 from __future__ import annotations
 
 import binascii
+import functools
 import re
 from typing import NamedTuple
 
@@ -144,6 +145,14 @@ def _data_end(raw: bytes, start: int, end: int) -> tuple[int, bool]:
                 pending, pending_junk = pos, False
             pos = nxt
             continue
+        if width and pending < 0:  # the common case: lines of the data's width, skipped in C
+            run = _full_lines(width).match(raw, pos, min(end, pos + CHUNK_BYTES))
+            if run.end() > pos:
+                last = run.end() - 1
+                while raw[last - 1] in b"\r \t":
+                    last -= 1
+                pos = run.end()
+                continue
         if _B64_LINE.fullmatch(raw, pos, line_end) is not None:
             size = _width(raw, pos, line_end)
             padded = raw.find(b"=", pos, line_end) >= 0
@@ -172,6 +181,12 @@ def _data_end(raw: bytes, start: int, end: int) -> tuple[int, bool]:
     if pending >= 0:
         return _after_line(raw, last, end), damaged
     return end, damaged
+
+
+@functools.lru_cache(maxsize=16)
+def _full_lines(width: int) -> re.Pattern[bytes]:
+    """A run of base64 lines of ``width`` characters without padding, each with its line break."""
+    return re.compile(rb"(?:[A-Za-z0-9+/]{%d}[ \t\r]*\n)*" % width)
 
 
 def _width(raw: bytes, start: int, stop: int) -> int:
@@ -207,7 +222,7 @@ def _decode_b64(raw: bytes, start: int, end: int, issues: list, n: int) -> bytes
         alpha = carry + raw[pos:stop].translate(None, _NOT_B64)
         pos = stop
         # padding splits the data into streams: decode each run of data before an "="
-        pieces = _PAD_RUN.split(alpha)
+        pieces = _PAD_RUN.split(alpha) if b"=" in alpha else [alpha]
         carry = b""
         for k, seg in enumerate(pieces):
             if k > 0 and seg and n < MAX_ISSUES_PER_BODY:  # data after padding
@@ -261,15 +276,15 @@ def _nth_pad(raw: bytes, start: int, end: int, k: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # quoted-printable
 
-# what binascii.a2b_qp does not do as RFC 2045 6.7 says: "==" (it reads "=" for it), white
-# space at a line end, white space between a soft-break "=" and its line end, a bad "="
-_QP_SLOW = re.compile(rb"=(?![0-9A-Fa-f]{2}|\r?\n|\Z)|[ \t](?:\r?\n|\Z)")
+# what binascii.a2b_qp does not do as RFC 2045 6.7 says: white space at a line end (also
+# between a soft-break "=" and its line end) and a bad "=" ("==" it reads as one "=")
 _QP_BAD = re.compile(rb"=(?![0-9A-Fa-f]{2}|[ \t]*(?:\r?\n|\Z))")
-_QP_PADDING = re.compile(rb"=[ \t]*(?:\r?\n|\Z)|[ \t]+(?=\r?\n|\Z)")
+_TRAILING_CRLF = re.compile(rb"\n\r[ \t]+")  # on reversed bytes: white space before CR LF
+_TRAILING_LF = re.compile(rb"\n[ \t]+")  # and before a bare LF
 
 
 def _quoted_printable(raw: bytes, start: int, end: int, issues: list) -> bytes:
-    if raw.find(b"=", start, end) < 0 and not _QP_SLOW.search(raw, start, end):
+    if raw.find(b"=", start, end) < 0 and not _trailing_space(raw, start, end):
         return raw[start:end]
     n = 0
     for m in _QP_BAD.finditer(raw, start, end):
@@ -280,12 +295,27 @@ def _quoted_printable(raw: bytes, start: int, end: int, issues: list) -> bytes:
     out = []
     for pos, stop in _chunks(raw, start, end):
         chunk = raw[pos:stop]
-        if _QP_SLOW.search(chunk):
-            # soft breaks and padding first, then a bad "=" written as "=3D", which a2b_qp
-            # reads as "=" (it would read "==" as one "=")
-            chunk = _QP_BAD.sub(b"=3D", _QP_PADDING.sub(b"", chunk))
+        if _trailing_space(chunk, 0, len(chunk)):
+            chunk = _strip_line_ends(chunk)  # also turns "= \r\n" into the soft break "=\r\n"
+        if n:  # a bad "=" as "=3D", which a2b_qp reads as "=" (not "==")
+            chunk = _QP_BAD.sub(b"=3D", chunk)
         out.append(binascii.a2b_qp(chunk))
     return b"".join(out)
+
+
+def _trailing_space(raw: bytes, start: int, end: int) -> bool:
+    """True when a line of ``raw[start:end]`` ends with white space (RFC 2045 6.7 rule 3)."""
+    if end > start and raw[end - 1] in b" \t":
+        return True
+    return any(raw.find(e, start, end) >= 0 for e in (b" \n", b"\t\n", b" \r\n", b"\t\r\n"))
+
+
+def _strip_line_ends(chunk: bytes) -> bytes:
+    """Drop the white space at the end of every line, line breaks kept. Done on the reversed
+    bytes, where the pattern starts with a line feed (the regular expression engine then skips to
+    line feeds in C instead of trying every space of the text)."""
+    reverse = chunk.rstrip(b" \t")[::-1]
+    return _TRAILING_LF.sub(b"\n", _TRAILING_CRLF.sub(b"\n\r", reverse))[::-1]
 
 
 # ---------------------------------------------------------------------------------------------
