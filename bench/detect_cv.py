@@ -10,7 +10,7 @@ as 64- and 512-byte prefixes, judged as in ``bench/detect.py`` (decode-equal). O
 several charsets (the same stem, the same language) stays in one fold.
 
 Each fold runs in its own process (the model is built once per process). ``--set NAME=VALUE``
-overrides a constant of :mod:`onemail.detect.langmodel` or :mod:`onemail.detect.detect` in every
+overrides a constant of :mod:`onemail.detect._langmodel` or :mod:`onemail.detect._detector` in every
 fold, to compare thresholds (the numbers in langmodel's docstring come from here).
 
 Usage::
@@ -73,7 +73,7 @@ def run_fold(job: tuple) -> tuple[dict, list]:
     tables.PAGE_LANGUAGES = train_detect.page_languages()
     tables.CONTEXTS = train_detect.contexts()
     for name, value in overrides:
-        for module in ("onemail.detect.langmodel", "onemail.detect.detect"):
+        for module in ("onemail.detect._langmodel", "onemail.detect._detector"):
             mod = importlib.import_module(module)
             if hasattr(mod, name):
                 setattr(mod, name, type(getattr(mod, name))(value))
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--k", type=int, default=5, help="folds (default 5)")
     ap.add_argument("--failures", action="store_true", help="list the wrong answers")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a constant of onemail.detect.langmodel / .detect")
+                    help="override a constant of onemail.detect._langmodel / .detect")
     ap.add_argument("--train-set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a constant of scripts/train_detect.py (training thresholds)")
     ap.add_argument("--hook", metavar="FILE", help="Python run in each fold after training (experiments)")

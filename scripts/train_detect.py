@@ -147,7 +147,7 @@ def page_languages() -> dict[str, dict[str, int]]:
     :func:`onemail.text.for_label` does, ``iso-8859-1`` counting for both the WHATWG
     ``windows-1252`` and the design's ``iso-8859-1`` candidate)."""
     sys.path.insert(0, str(REPO / "src"))
-    from onemail.detect.langmodel import SINGLE_BYTE
+    from onemail.detect._langmodel import SINGLE_BYTE
     from onemail.text import for_label
 
     pages: dict[str, Counter] = defaultdict(Counter)

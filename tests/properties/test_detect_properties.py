@@ -65,7 +65,7 @@ mojibake = st.tuples(mixed_text, st.sampled_from(_PAGES), st.sampled_from(_PAGES
 def test_repair_possible_is_false_only_when_repair_changes_nothing(text):
     """D14: the cheap pre-check (of detect, and of repair itself) may say True in vain, never
     False for a text the repair rounds change."""
-    from onemail.detect.repair import _rounds, repair_possible
+    from onemail.detect._repair import _rounds, repair_possible
 
     if _rounds(text).steps:
         assert repair_possible(text)
@@ -75,9 +75,8 @@ def test_repair_possible_is_false_only_when_repair_changes_nothing(text):
 @given(mixed_text, st.sampled_from(["windows-1252", "gbk", "big5", "shift_jis", "euc-kr", "koi8_r", "cp1253"]))
 def test_provisional_rows_answer_as_exact_scoring(text, codec):
     """D16: rows left at their frequency bound change no charset, confidence or two best rows."""
-    import importlib
 
-    module = importlib.import_module("onemail.detect.detect")
+    from onemail.detect import _detector as module
     data = text.encode(codec, "ignore")
     fast = detect(data)
     original = module._score

@@ -44,3 +44,31 @@ def test_random_bytes(prefix, tail):
     _check(prefix + tail)
     for msg in read_mbox(prefix + tail):
         assert msg.error is None or not msg.error.startswith("internal error")
+
+
+_NAME = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E, blacklist_characters=":"),
+                min_size=1, max_size=12).filter(lambda n: not n.startswith("--") and n != "From")
+_VALUE = st.binary(max_size=60).map(lambda v: v.replace(b"\r", b"").replace(b"\n", b""))
+_FOLD = st.lists(_VALUE, max_size=2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_NAME, _VALUE, _FOLD), max_size=8), st.binary(max_size=200), st.booleans())
+def test_every_header_of_the_input_is_in_headers(fields, body, crlf):
+    """Whatever the values hold (8-bit bytes, encoded-word junk, folds), every field written is
+    in Message.headers, in order, with its raw bytes and offset into the input."""
+    eol = b"\r\n" if crlf else b"\n"
+    lines = []
+    for name, value, folds in fields:
+        lines.append(name.encode() + b": " + value + b"".join(eol + b" " + f for f in folds))
+    data = eol.join(lines) + (eol if lines else b"") + eol + body
+    msg = read(data)
+    _check(data)
+    expected = []
+    for name, value, folds in fields:
+        raw = (value + b"".join(eol + b" " + f for f in folds)).lstrip(b" \t")
+        while raw[-1:] in (b"\r", b"\n"):
+            raw = raw[:-1]
+        expected.append((name, raw))
+    assert [(h.name, h.raw) for h in msg.headers] == expected
+    assert all(data[h.offset:h.offset + len(h.raw)] == h.raw for h in msg.headers)

@@ -7,9 +7,16 @@ import codecs
 import pytest
 
 from onemail.detect import Detection, detect, looks_binary
-from onemail.detect.detect import CANDIDATES
-from onemail.detect.scoring import classify, score_counts, text_score
-from onemail.detect.tables import PAGES, SLOTS, jisx0212_table, pair_table, reference_decode, slot
+from onemail.detect._code_pages import (
+    PAGES,
+    SLOTS,
+    jisx0212_table,
+    pair_table,
+    reference_decode,
+    slot,
+)
+from onemail.detect._detector import CANDIDATES
+from onemail.detect._scoring import classify, score_counts, text_score
 from onemail.text import for_label
 
 JAPANESE_55 = "私は東京に住んでいます。日本語を勉強しています。毎日abc".encode("euc_jp")
@@ -348,11 +355,10 @@ def test_provisional_rows_leave_the_answer_of_exact_scoring():
     are among the two best, so the charset, the confidence and the two best candidates equal
     those of scoring every row exactly (corpus files, whole and cut to 64 and 512 bytes)."""
     import csv
-    import importlib
 
     from paths import CORPUS
 
-    module = importlib.import_module("onemail.detect.detect")
+    from onemail.detect import _detector as module
     original = module._score
 
     def exact(*args, provisional=None, **kwargs):

@@ -173,7 +173,7 @@ def test_isolated_high_byte_fails_every_double_byte_codec():
     is not a digit, or at the start, then a byte below 0x40 that is not a digit, is an error at
     that byte (or an earlier one) in CPython's gb18030, cp950, cp949 and euc_jp, and in cp932
     for its lead bytes, whatever comes before or after."""
-    from onemail.detect.detect import _CP932_LEADS, _isolated_high
+    from onemail.detect._detector import _CP932_LEADS, _isolated_high
 
     follows = (b"", b"0", b"\x81", b"\x810\x810", b"\xa1\xa1")
     trails = bytes((*range(0x30), *range(0x3A, 0x40), 0x7F))
@@ -194,7 +194,7 @@ def test_proven_error_changes_no_score():
     """_score with error_proven (from _isolated_high) returns what the failed decode gives."""
     import random
 
-    from onemail.detect.detect import (
+    from onemail.detect._detector import (
         _CJK_CODECS,
         _CP932_LEADS,
         CANDIDATES,

@@ -6,7 +6,7 @@ import json
 
 from onemail.cli import main
 from onemail.detect import scan
-from onemail.detect.scan import ScanRow
+from onemail.detect._scan import ScanRow
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
 

@@ -1,11 +1,12 @@
-"""The single-byte language model beyond the design (onemail.detect.langmodel): the page given
+"""The single-byte language model beyond the design (onemail.detect._langmodel): the page given
 the language, the neighbours of near-ties, the signs of prose."""
 
 from __future__ import annotations
 
 import doctest
 
-from onemail.detect import detect, langmodel
+from onemail.detect import _langmodel as langmodel
+from onemail.detect import detect
 from onemail.detect._tables.language import CONTEXTS, PAGE_LANGUAGES
 from onemail.text import for_label
 
@@ -181,7 +182,7 @@ def test_single_byte_counts_equal_the_classified_text():
     import codecs
     import random
 
-    from onemail.detect.scoring import Counts, classify, classify_single_byte
+    from onemail.detect._scoring import Counts, classify, classify_single_byte
 
     rng = random.Random(6)
     for label in langmodel.SINGLE_BYTE:

@@ -25,13 +25,7 @@ from pathlib import Path
 
 import pytest
 
-DETECT_CLASH = pytest.mark.xfail(
-    strict=True,
-    reason="detect's modules share their names with its functions (detect, repair, scan) and "
-           "its face binds names lazily; the rename to private modules is another helper's part "
-           "of issue 18 (remove this mark when it lands)")
-FACES = ["onemail", "onemail.text", "onemail.rtf", "onemail.message",
-         pytest.param("onemail.detect", marks=DETECT_CLASH)]
+FACES = ["onemail", "onemail.text", "onemail.rtf", "onemail.message", "onemail.detect"]
 #: Public-looking names a face may bind that are not exports: the constant type checkers honour
 #: (``TYPE_CHECKING = False`` saves importing ``typing``).
 NOT_EXPORTS = {"TYPE_CHECKING"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onemail.detect import Repair, apply_steps, detect, render_chain, repair
-from onemail.detect.repair import MAX_ROUNDS, PAIRS, _vetoed
+from onemail.detect._repair import MAX_ROUNDS, PAIRS, _vetoed
 
 
 def test_repairs_utf8_read_as_windows_1252():
@@ -162,7 +162,7 @@ def test_replacement_character_read_as_windows_1252():
 
 def test_lead_before_lost_byte_is_a_signature():
     """D19: windows-1252's reading of a lead byte before U+FFFD is a UTF-8 signature."""
-    from onemail.detect.repair import signatures
+    from onemail.detect._repair import signatures
 
     assert signatures("Sloven\xc4\ufffdina") == 1 and signatures("Sloven\ufffdina") == 0
     assert repair("Sloven\xc4\ufffdina") == Repair("Sloven\ufffdina", (("windows-1252", "utf-8"),))
@@ -183,7 +183,7 @@ def test_utf8_readings_prefer_the_one_of_one_language():
 
 def test_vietnamese_read_as_cp437():
     """D22: CP437's "ß" before box drawing is the lead of a three-byte UTF-8 sequence."""
-    from onemail.detect.repair import signatures
+    from onemail.detect._repair import signatures
 
     assert signatures("Ti\xdf\u2551\u2510ng") == 1 and signatures("\xdf\u2551\u2551 \u2551\u2551") == 1
     assert signatures("\u2554\u2550\u2557 \u2551 \xdf") == 0  # DOS art and a lone ß
@@ -193,7 +193,7 @@ def test_vietnamese_read_as_cp437():
 
 def test_capital_before_word_ending_punctuation_is_text():
     """D23: an accented capital among ASCII before closing punctuation is no signature."""
-    from onemail.detect.repair import signatures
+    from onemail.detect._repair import signatures
 
     assert signatures("AH\xc5\u2122, the new sofa") == 0 and signatures("a lot of \xc3\u2019s") == 0
     for text in ("AH\xc5\u2122, the new sofa", "a radius of 10 \xc5\u2014", "a lot of \xc3\u2019s here"):
@@ -228,7 +228,7 @@ def test_cjk_reading_with_a_lone_half_width_form_is_refused():
 
 def test_repair_possible_sees_the_lossy_runs():
     """D14, D18: the cheap pre-check of detect never misses a text that repair changes."""
-    from onemail.detect.repair import repair_possible
+    from onemail.detect._repair import repair_possible
 
     for text in ("x \xc3? y \xc3? z", "Ol\xc3\xa1 \xe2\u0161 \xef\xb8\ufffd aten\xc3\xa7\xc3\xa3o",
                  "\xc5 iaip \xc4\xc6domu, kaip \xc4\xc6sivaizduoji", "Sloven\xc4\ufffdina",
@@ -242,7 +242,7 @@ def test_repair_possible_sees_the_lossy_runs():
 
 
 def test_repair_possible_rejects_non_text():
-    from onemail.detect.repair import repair_possible
+    from onemail.detect._repair import repair_possible
 
     for bad in (None, b"\xe9", b"abc", 3):
         with pytest.raises(TypeError, match="text must be str"):
@@ -252,7 +252,7 @@ def test_repair_possible_rejects_non_text():
 def test_three_byte_run_is_a_second_signature():
     """D27: a windows-1251 reading of E2 80 99 ("вЂ™") weighs two signatures; a letter before
     two punctuation marks ("ë…”") or three letters do not."""
-    from onemail.detect.repair import signatures
+    from onemail.detect._repair import signatures
 
     assert signatures("I\u0432\u0402\u2122m sorry") == 2
     assert signatures("Bront\xeb\u2026\u201d") == 1
@@ -301,7 +301,7 @@ def test_repair_possible_misses_no_corpus_repair():
 
     from paths import CORPUS
 
-    from onemail.detect.repair import _rounds, repair_possible
+    from onemail.detect._repair import _rounds, repair_possible
 
     base = CORPUS / "mojibake"
     texts = []
@@ -321,11 +321,10 @@ def test_repair_possible_misses_no_corpus_repair():
 def test_run_hints_match_as_their_alternations():
     """_first_class compiles ``A1B1|A2B2|...`` as one class of the first characters and each
     rest behind a look-behind: the same match at the same place, on every page's hint."""
-    import importlib
     import random
     import re
 
-    module = importlib.import_module("onemail.detect.repair")  # (the package exports the function)
+    from onemail.detect import _repair as module
     pages = [None, *module._SEGMENT_PAGES]
     alphabet = sorted({" ", "?", "\ufffd", "a", "b"} | {c for pg in module._SEGMENT_PAGES for b in range(256)
                                                          if (c := module._decode(bytes((b,)), pg))})
@@ -346,11 +345,10 @@ def test_run_hints_match_as_their_alternations():
 def test_consistency_counted_per_byte_equals_per_character():
     """_consistent_bytes (the single-byte page's text counted per distinct byte) says what
     _consistent says of the decoded text; _TWO_SJIS finds what the plain alternation finds."""
-    import importlib
     import random
     import re
 
-    module = importlib.import_module("onemail.detect.repair")
+    from onemail.detect import _repair as module
     assert module._consistent_bytes("Ça coûte très cher, à côté".encode("cp1252"), "windows-1252")
     assert not module._consistent_bytes("中文的文字处理".encode("gbk"), "windows-1252")
     rng = random.Random(4)
@@ -375,11 +373,10 @@ def test_signature_patterns_match_as_their_alternations():
     """The signature, three-byte, text-like and stray patterns put their first character's
     class first (a search skips in C); they find what the plain alternations and leading
     look-behinds they replaced find."""
-    import importlib
     import random
     import re
 
-    module = importlib.import_module("onemail.detect.repair")
+    from onemail.detect import _repair as module
     plain = {
         "signature": (re.compile("|".join(f + r for f, r in module._signature_branches())), module._signature_re()),
         "triple": (re.compile("|".join(f + r for f, r in module._triple_branches())), module._triple_re()),
@@ -401,11 +398,10 @@ def test_signature_patterns_match_as_their_alternations():
 def test_best_language_counts_as_the_sets_one_by_one():
     """_best_language sums every language's common letters at once in packed fields: the most
     letters one language has, as intersecting each language's set would give."""
-    import importlib
     import random
     from collections import Counter
 
-    module = importlib.import_module("onemail.detect.repair")
+    from onemail.detect import _repair as module
     goods = module._good_letter_sets()
     alphabet = sorted(set().union(*goods)) + list("xyzщ中")
     rng = random.Random(9)

@@ -18,7 +18,7 @@ _SCRIPT = r"""
 import json, sys, threading
 sys.setswitchinterval(1e-6)
 from onemail.detect import detect, repair
-from onemail.detect.repair import repair_possible
+from onemail.detect._repair import repair_possible
 from onemail.text import for_label, rfc2047
 
 INPUTS = [b"Gr\xfc\xdfe aus K\xf6ln", "Oddeľovač stĺpcov".encode("cp1250"), "Привет, мир".encode("koi8_r"),

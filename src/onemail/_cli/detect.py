@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
 
 
 def run_detect(args) -> int:
-    from ..detect.scan import scan
+    from ..detect import scan
 
     status = 0
     for row in scan(args.paths):

@@ -129,19 +129,33 @@ MEANINGS: dict[str, str] = {
                               "an HTML meta tag or an XML declaration.",
     "AmbiguousCharsetConflict": "The charset found in the body (byte order mark, meta tag, XML "
                                 "declaration) and the declared one disagree.",
-    "AmbiguousUnknownTransferEncoding": "An unknown Content-Transfer-Encoding (x-uuencode "
-                                        "included): the body was taken as it stands, as 8bit.",
+    "AmbiguousUnknownTransferEncoding": "An unknown Content-Transfer-Encoding: the body was "
+                                        "taken as it stands, as 8bit.",
     "AmbiguousMislabelledCharset": "The body plainly is not in its declared charset (UTF-8, UTF-7 "
                                    "or a 7-bit ISO-2022 or HZ label with many invalid bytes, or "
                                    "US-ASCII holding valid UTF-8): it was read as UTF-8, or in the"
                                    " detector's charset.",
+    "AmbiguousTextAfterBase64": "Text after the end of a base64 body (a mailing-list footer): not "
+                                "decoded as base64; appended to a text part's text, left out of "
+                                "other parts' data.",
+    "AmbiguousUuencodedFile": "A uuencoded file (begin ... end) inside a text body: made an "
+                              "attachment part, left out of the text.",
     # onemail.message.MessageIssueKind: damage of the containers.
-    "MalformedMimeStructure": "A defect in the MIME structure that Python's email parser reported "
-                              "(a missing boundary, a missing header/body separator, ...).",
+    "MalformedHeader": "A header line that is no field (no colon, junk before the name, a fold "
+                       "with no field above it), or a body that follows its fields without an "
+                       "empty line.",
+    "MalformedAddress": "An address list that is not RFC 5322: junk skipped, a mailbox salvaged "
+                        "around it, or words that give no mailbox.",
+    "MalformedDate": "A Date that could not be read, or was read only by assuming UTC for a "
+                     "missing zone.",
+    "MalformedMimeStructure": "Damage in the MIME structure: a multipart without a boundary or "
+                              "whose boundary never appears, a missing close delimiter, "
+                              "delimiter lines with no part between them.",
     "MalformedTnef": "Damage in a TNEF (winmail.dat) stream: a truncated attribute, a bad level or "
                      "checksum, an unreadable property list; what could be read is kept.",
     "MalformedMsg": "Damage in an Outlook .msg file (an OLE2 compound file): a missing or "
                     "unreadable stream or property; what could be read is kept.",
+    "InvalidUuencode": "A uuencoded line that does not decode; decoded as far as it goes.",
     # onemail.message.MessageIssueKind: limits.
     "HeaderTooLong": "A header value longer than 1 MiB; the rest was cut off.",
     "MessageNestingLimitExceeded": "MIME levels or nested messages (message/rfc822, TNEF, an "

@@ -116,7 +116,7 @@ def _print_message(msg, indent: str) -> None:
             out.write(f"{indent}{i.kind.value} in {i.where} at byte {i.offset}, {i.length} byte(s)\n")
     if msg.repairs:
         out.write(f"{indent}-- repairs ({len(msg.repairs)})\n")
-        from ..detect.repair import render_chain
+        from ..detect import render_chain
 
         for r in msg.repairs:
             out.write(f"{indent}{r.where}: {render_chain(r.steps)}\n")
@@ -212,7 +212,7 @@ def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
 
 def _warm() -> None:
     """Import the reading modules and the detector's tables (about 0.4 s of CPU per process)."""
-    from ..detect.detect import detect
+    from ..detect import detect
     from ..message import mime, msg, tnef  # noqa: F401
     from ..rtf import deencapsulate  # noqa: F401
 

@@ -49,8 +49,7 @@ def detect_charset(data: bytes) -> Charset:
     further down may show a bound (D16) that rounds to the same score without tying (a hostile
     test: a KOI8-R reply below an English quote became windows-1252 mojibake).
     """
-    # from the module: once imported, the package attribute onemail.detect.detect is the module
-    from ..detect.detect import detect
+    from ..detect import detect
 
     found = detect(data)
     cs = for_label(found.charset)
@@ -65,7 +64,7 @@ def detect_charset(data: bytes) -> Charset:
 
 def repair_text(text: str) -> tuple[str, tuple]:
     """Return ``(text, steps)`` from :func:`onemail.detect.repair` (steps empty: no change)."""
-    from ..detect.repair import repair
+    from ..detect import repair
 
     result = repair(text)
     return result.text, tuple(result.steps)

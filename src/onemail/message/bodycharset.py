@@ -117,7 +117,9 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
             return declared_cs.decode(data, issues), declared_cs, "declared"
         found: list[TextIssue] = []
         text = declared_cs.decode(data, found)
-        bad = sum(i.length for i in found if not i.kind.is_ambiguous)
+        # a last character cut short (a truncated body) says nothing against the label (D15)
+        tail = len(data) - _cut_short_utf8(data) if declared_cs.key == "utf-8" else len(data)
+        bad = sum(i.length for i in found if not i.kind.is_ambiguous and i.offset < tail)
         if bad and bad * MISLABEL_SHARE >= len(data) - len(data.translate(None, _HIGH)):
             other = _relabel(data)
             if other is not None:
@@ -155,6 +157,18 @@ MISLABEL_SHARE = 4
 """M6 relabels a body when invalid bytes are at least 1/4 of its 8-bit bytes. Mislabelled bodies
 in the corpus have all their 8-bit bytes invalid (sisimai's UTF-8 labelled ISO-2022-JP,
 thunderbird's wronglyDeclaredShift_JIS); a UTF-8 body with a few damaged bytes has far fewer."""
+
+
+def _cut_short_utf8(data: bytes) -> int:
+    """The number of bytes at the end of ``data`` that begin a UTF-8 sequence the data ends
+    before completing (0 when the data ends on a whole character or on an invalid byte)."""
+    for k in range(1, min(4, len(data)) + 1):
+        b = data[-k]
+        if 0x80 <= b < 0xC0:
+            continue  # a continuation byte: look further back for its lead
+        need = 2 if 0xC2 <= b < 0xE0 else 3 if 0xE0 <= b < 0xF0 else 4 if 0xF0 <= b < 0xF5 else 0
+        return k if need > k else 0
+    return 0
 
 
 def _relabel(data: bytes) -> tuple[str, Charset] | None:

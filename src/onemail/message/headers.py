@@ -1,56 +1,55 @@
-"""Header fields: decoded values, address lists, dates, Content-Type/-Disposition parameters.
+"""Header values: decoded text, the charset of raw 8-bit header text, MIME parameters.
 
-Every value is decoded from its raw bytes by the text layer (``onemail.text.rfc2047`` for
-encoded words and raw 8-bit text, ``onemail.text.rfc2231`` for parameters); the stdlib ``email``
-package is used only to split address lists (``email.utils.getaddresses``) and to parse dates.
+Every value is decoded from its raw bytes (:class:`~onemail.message.fields.Field`) by the text
+layer: ``onemail.text.rfc2047`` for encoded words and raw 8-bit text, ``onemail.text.rfc2231`` for
+Content-Type / Content-Disposition parameters. Address lists are :mod:`.addresses`, dates
+:mod:`.dates`.
 """
 
 from __future__ import annotations
 
-import email.utils
-from datetime import datetime
+import re
 
 from ..text import TextIssue, for_label
 from ..text.charsets import Charset
 from ._pieces import ASCII_LABELS, decode_header_text, detect_charset, header_params
+from .fields import Field
+from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
-from .model import Address, Header, MessageIssue
+from .model import Header, MessageIssue
 
-__all__ = ["MAX_HEADER_BYTES", "addresses", "decode_header", "parameters", "parse_date", "raw"]
+__all__ = ["decode_header", "parameters", "raw_8bit_fallback", "token"]
 
 _W1252 = for_label("windows-1252")
 
-MAX_HEADER_BYTES = 1 << 20
-"""A header value longer than 1 MiB is decoded up to that length (``HeaderTooLong`` for the
-rest). RFC 5322 section 2.1.1 limits a line to 998 bytes; the longest header value in the
-corpus (../shared/corpus/mail) is far below 1 MiB, so only hostile input is cut."""
+#: Body charsets that say nothing about raw header bytes that are not UTF-8.
+_NO_HINT = frozenset({"utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-7", "replacement"})
 
 
-def raw(value: str) -> bytes:
-    """Return the raw bytes of a value the compat32 parser gave (8-bit bytes as surrogates)."""
-    return value.encode("ascii", "surrogateescape")
-
-
-def raw_8bit_fallback(pairs, body_label: str | None = None, body: bytes = b"") -> Charset | None:
+def raw_8bit_fallback(fields: list[Field], body_label: str | None = None,
+                      body: bytes = b"") -> Charset | None:
     """The charset for raw 8-bit header text that is not UTF-8, or None when there is none (M9).
 
-    The 8-bit values of all header fields of one message (``pairs`` from the compat32 parser)
-    are taken together: one sender writes all of a message's headers in one charset, and
-    usually its text body too. So the charset its first text part declares (``body_label``,
-    not UTF-8 nor US-ASCII) is used when the header bytes decode in it without errors;
-    otherwise the detector reads the header bytes, followed by up to 4 KiB of that part's
-    ``body`` (transfer encoding removed) when the body is 8-bit and not UTF-8 (more text,
-    better detection: a 30-byte subject alone is a guess). The rfc2047 decoder reports each
-    use of the charset (``AmbiguousRaw8Bit``).
+    The 8-bit values of all header fields of one message are taken together: one sender writes
+    all of a message's headers in one charset, and usually its text body too. So the charset its
+    first text part declares (``body_label``, not UTF-8 nor US-ASCII) is used when the header
+    bytes decode in it without errors; otherwise the detector reads the header bytes, followed by
+    up to 4 KiB of that part's ``body`` (transfer encoding removed) when the body is 8-bit and not
+    UTF-8 (more text, better detection: a 30-byte subject alone is a guess). The rfc2047 decoder
+    reports each use of the charset (``AmbiguousRaw8Bit``).
+
+    :param fields: the header fields of the message (or of one part).
+    :param body_label: the ``charset`` parameter of the first text part, as written.
+    :param body: that part's body after the transfer encoding.
     """
     chunks = []
-    for _, value in pairs:
+    for f in fields:
+        value = f.value
         if not value.isascii():
-            data = raw(value)
             try:
-                data.decode("utf-8")
+                value.decode("utf-8")
             except UnicodeDecodeError:
-                chunks.append(data[:4096])
+                chunks.append(value[:4096])
     if not chunks:
         return None
     data = b"\n".join(chunks)
@@ -68,94 +67,53 @@ def raw_8bit_fallback(pairs, body_label: str | None = None, body: bytes = b"") -
     return detect_charset(data)
 
 
-#: Body charsets that say nothing about raw header bytes that are not UTF-8.
-_NO_HINT = frozenset({"utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-7", "replacement"})
+def decode_header(field: Field, fallback: Charset | None = None) -> Header:
+    """Decode one header field.
 
-
-def decode_header(name: str, value: str, fallback: Charset | None = None) -> Header:
-    """Decode one header field from the compat32 parser's ``(name, value)``.
-
-    :param name: the field name (8-bit bytes as surrogates).
-    :param value: the raw value (after ``name:`` and leading white space, folds kept).
-    :param fallback: charset for raw 8-bit text that is not UTF-8 (default windows-1252).
-    :returns: a :class:`Header`; its issues have byte offsets into the raw value.
-    :issues: the rfc2047 decoder's issues; ``HeaderTooLong`` for a value over 1 MiB.
+    :param field: the raw field (:func:`onemail.message.fields.split_header`).
+    :param fallback: charset for raw 8-bit text that is not UTF-8 (default windows-1252, M9).
+    :returns: a :class:`Header`; its issues are at ``header:<Name>``, byte offsets into the raw
+        value.
+    :issues: the rfc2047 decoder's issues; ``HeaderTooLong`` for a value over 1 MiB (offset
+        ``MAX_HEADER_BYTES``, length the bytes left out).
     """
-    issues: list[TextIssue] = []
-    data = raw(value)
-    if len(data) > MAX_HEADER_BYTES:
-        issues.append(TextIssue(MessageIssueKind.HEADER_TOO_LONG, MAX_HEADER_BYTES, len(data) - MAX_HEADER_BYTES))
-        data = data[:MAX_HEADER_BYTES]
-        value = data.decode("ascii", "surrogateescape")
+    found: list[TextIssue] = []
+    data = field.value
     if data.isascii() and b"=?" not in data and b"\n" not in data and b"\r" not in data:
-        text = value
-    elif fallback is None:
-        text = decode_header_text(data, issues, 0)
+        text = data.decode("ascii")
     else:
-        text = decode_header_text(data, issues, 0, fallback)
-    if not name.isascii():
-        name = decode_header_text(raw(name), None, 0)
-    return Header(name, text, tuple(sorted(issues, key=_issue_order)) if len(issues) > 1 else tuple(issues))
+        text = decode_header_text(data, found, 0, fallback or _W1252)
+    name = field.name
+    name_text = name.decode("ascii") if name.isascii() else decode_header_text(name, None, 0)
+    where = f"header:{name_text}"
+    if len(found) > 1:
+        found.sort(key=_issue_order)
+    issues = [MessageIssue(i.kind, where, i.offset, i.length) for i in found]
+    if field.length > MAX_HEADER_BYTES:
+        issues.append(MessageIssue(MessageIssueKind.HEADER_TOO_LONG, where, MAX_HEADER_BYTES,
+                                   field.length - MAX_HEADER_BYTES))
+    return Header(name_text, text, tuple(issues), data, field.offset)
 
 
 def _issue_order(issue: TextIssue) -> int:
     return issue.offset
 
 
-def addresses(value: str | None, fallback: Charset | None = None) -> tuple[Address, ...]:
-    """Split an address-list header (raw compat32 value) into :class:`Address` items.
+def parameters(raw: bytes, where: str, issues: list[MessageIssue],
+               fallback: Charset | None = None) -> tuple[str, dict[str, str]]:
+    """Decode a Content-Type / Content-Disposition value: its main value and its parameters.
 
-    Display names are decoded (encoded words, also inside quoted strings; raw 8-bit text);
-    addresses are kept as written (8-bit bytes read as UTF-8 when valid, RFC 6532).
+    RFC 2045 5.1 and RFC 2183 with RFC 2231 continuations and extended values, RFC 2047 words in
+    quoted strings, raw 8-bit values, comments (:func:`onemail.text.parse_header_params`).
+    Parameter issues are added to ``issues`` as ``<where>/<parameter name>``.
+
+    :param raw: the raw value bytes.
+    :returns: ``(main value as written, lower-case parameter name -> decoded value)``; the first
+        occurrence of a name wins.
     """
-    if not value:
-        return ()
-    if len(value) > MAX_HEADER_BYTES:
-        value = value[:MAX_HEADER_BYTES]
-    value = value.replace("\r\n", "").replace("\n", "").replace("\r", "")
-    try:
-        pairs = email.utils.getaddresses([value])
-    except Exception:  # noqa: BLE001 - the stdlib splitter on hostile input; nothing to keep
-        return ()
-    out = []
-    for name, addr in pairs:
-        if not name and not addr:
-            continue
-        if name:
-            b = raw(name)
-            if not b.isascii() or b"=?" in b:
-                name = decode_header_text(b, None, 0, fallback or _W1252)
-        if addr and not addr.isascii():
-            addr = decode_header_text(raw(addr), None, 0, fallback or _W1252)
-        out.append(Address(name, addr))
-    return tuple(out)
-
-
-def parse_date(value: str | None) -> datetime | None:
-    """Parse an RFC 5322 date (stdlib ``parsedate_to_datetime``); ``None`` if unparseable."""
-    if not value:
-        return None
-    try:
-        return email.utils.parsedate_to_datetime(value[:1000])
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-
-
-def parameters(value: str | None, where: str, issues: list[MessageIssue],
-               fallback: Charset | None = None) -> dict[str, str]:
-    """Decode the parameters of a Content-Type/-Disposition value (raw compat32 string).
-
-    RFC 2231 continuations and extended values, RFC 2047 words in quoted strings, raw 8-bit
-    values. Parameter issues are added to ``issues`` as ``<where>/<parameter name>``.
-
-    :returns: lower-case parameter name -> decoded value (first occurrence wins).
-    """
-    if not value or ";" not in value:
-        return {}
-    data = raw(value)
-    if len(data) > MAX_HEADER_BYTES:
-        data = data[:MAX_HEADER_BYTES]
-    _, params = header_params(data, fallback or _W1252)
+    if b"=" not in raw:
+        return token(raw), {}
+    main, params = header_params(raw, fallback or _W1252)
     out: dict[str, str] = {}
     for p in params:
         key = p.name.lower()
@@ -164,4 +122,25 @@ def parameters(value: str | None, where: str, issues: list[MessageIssue],
         out[key] = p.value
         for i in p.issues:
             issues.append(MessageIssue.at(f"{where}/{key}", i))
-    return out
+    return main, out
+
+
+_COMMENT = re.compile(rb"\((?:[^()\\]|\\.)*\)", re.S)
+
+
+def token(raw: bytes) -> str:
+    """The first token of a structured value, comments and quotes removed, in lower case.
+
+    For Content-Transfer-Encoding (``(comment) base64``, ``"quoted-printable"``) and the main
+    value of a value without parameters (``"attachment"``).
+    """
+    if b"(" in raw:
+        for _ in range(8):  # nested comments: innermost first
+            stripped = _COMMENT.sub(b" ", raw)
+            if stripped == raw:
+                break
+            raw = stripped
+    value = raw.split(b";", 1)[0].strip(b" \t\r\n")
+    if value[:1] == b'"':
+        value = value.strip(b'"').strip()
+    return value.decode("latin-1").lower()

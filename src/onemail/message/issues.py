@@ -57,10 +57,17 @@ class MessageIssueKind(enum.Enum):
     AMBIGUOUS_CHARSET_CONFLICT = "AmbiguousCharsetConflict"  # M4: in-band and declared disagree
     AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING = "AmbiguousUnknownTransferEncoding"  # M5
     AMBIGUOUS_MISLABELLED_CHARSET = "AmbiguousMislabelledCharset"  # M6: declared charset fails
+    AMBIGUOUS_TEXT_AFTER_BASE64 = "AmbiguousTextAfterBase64"  # M13: a footer after the data
+    AMBIGUOUS_UUENCODED_FILE = "AmbiguousUuencodedFile"  # M14: begin/end block in a text body
     # Damage of the containers.
+    MALFORMED_HEADER = "MalformedHeader"  # a header line that is no field (M10)
+    MALFORMED_ADDRESS = "MalformedAddress"  # an address list salvaged around junk (M11)
+    MALFORMED_DATE = "MalformedDate"  # a Date that could not be read
     MALFORMED_MIME_STRUCTURE = "MalformedMimeStructure"
     MALFORMED_TNEF = "MalformedTnef"
     MALFORMED_MSG = "MalformedMsg"
+    # Transfer encodings the text layer does not know (base64 and quoted-printable are its own).
+    INVALID_UUENCODE = "InvalidUuencode"
     # Limits.
     HEADER_TOO_LONG = "HeaderTooLong"
     MESSAGE_NESTING_LIMIT_EXCEEDED = "MessageNestingLimitExceeded"  # M7: MIME levels, nested messages
@@ -83,6 +90,8 @@ _AMBIGUITY = {
     "AmbiguousCharsetConflict": "M4",
     "AmbiguousUnknownTransferEncoding": "M5",
     "AmbiguousMislabelledCharset": "M6",
+    "AmbiguousTextAfterBase64": "M13",
+    "AmbiguousUuencodedFile": "M14",
 }
 
 AnyIssueKind = IssueKind | RtfDefectKind | MessageIssueKind

@@ -26,10 +26,10 @@ from datetime import UTC, datetime, timedelta
 
 from ..text import IssueKind, TextIssue, decode_unknown, for_code_page, for_label
 from .bodycharset import decode_body
-from .issues import MessageIssueKind
+from .formats import OLE_SIGNATURE, TNEF_SIGNATURE, ReadContext, nested_issues
 from .model import Address, MapiProperty, Message, MessageIssue, Part
 
-__all__ = ["PropertyBag", "build_message", "filetime"]
+__all__ = ["Embedded", "PropertyBag", "build_message", "filetime"]
 
 # Property ids used here (MS-OXPROPS).
 SUBJECT = 0x0037
@@ -107,6 +107,13 @@ def fixed_value(ptype: int, raw: bytes):
     return None
 
 
+class Embedded(bytes):
+    """The bytes of a message embedded in a TNEF attachment (a PtypObject holding IID_IMessage):
+    a TNEF stream, read when the attachment part is built (:meth:`ReadContext.nested`)."""
+
+    __slots__ = ()
+
+
 class PropertyBag:
     """The properties of one message, recipient or attachment while they are being read.
 
@@ -135,7 +142,7 @@ class PropertyBag:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-class _Context:
+class _Strings:
     """What the string decoding of one message needs: the code page and the issue list."""
 
     def __init__(self, charset, issues: list[MessageIssue]) -> None:
@@ -184,7 +191,7 @@ def message_charset(bag: PropertyBag, oem_code_page: int | None = None):
     return None
 
 
-def properties(bag: PropertyBag, ctx: _Context) -> tuple[MapiProperty, ...]:
+def properties(bag: PropertyBag, ctx: _Strings) -> tuple[MapiProperty, ...]:
     """The bag's properties with strings decoded, sorted by tag."""
     out = []
     for tag in sorted(bag.props):
@@ -209,20 +216,22 @@ def _prop_text(props: dict[int, MapiProperty], *tags: int) -> str | None:
 
 
 def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
-                  attachments: list[tuple[PropertyBag, object]], *, oem_code_page: int | None = None,
-                  issues: list[MessageIssue] | None = None, repair: bool = False,
-                  depth: int = 0) -> Message:
+                  attachments: list[tuple[PropertyBag, object]], *, ctx: ReadContext,
+                  oem_code_page: int | None = None,
+                  issues: list[MessageIssue] | None = None) -> Message:
     """Build a :class:`Message` from the properties of a .msg or TNEF message.
 
     :param bag: the message's properties.
     :param recipients: one bag per recipient (PidTagRecipientType 1 To, 2 Cc, 3 Bcc).
     :param attachments: ``(bag, extra)`` per attachment; ``extra`` is a nested :class:`Message`
-        (embedded message), bytes (TNEF attAttachData when the bag has no data), or None.
+        (a .msg's embedded message storage), :class:`Embedded` (a TNEF embedded message), bytes
+        (TNEF attAttachData when the bag has no data), or None.
+    :param ctx: the reading context (repair flag, nesting depth, the nested-message reader).
     :param issues: container issues found so far (appended to).
     """
     issues = [] if issues is None else issues
-    ctx = _Context(message_charset(bag, oem_code_page), issues)
-    props = {p.tag: p for p in properties(bag, ctx)}
+    strings = _Strings(message_charset(bag, oem_code_page), issues)
+    props = {p.tag: p for p in properties(bag, strings)}
     subject = _prop_text(props, SUBJECT)
     sender_name = _prop_text(props, SENDER_NAME, SENT_REPRESENTING_NAME) or ""
     sender_addr = _prop_text(props, SENDER_SMTP, SENDER_EMAIL, SENT_REPRESENTING_SMTP,
@@ -230,13 +239,16 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
     from_ = (Address(sender_name, sender_addr),) if sender_name or sender_addr else ()
     to: list[Address] = []
     cc: list[Address] = []
+    bcc: list[Address] = []
     for rbag in recipients:
-        rprops = {p.tag: p for p in properties(rbag, ctx)}
+        rprops = {p.tag: p for p in properties(rbag, strings)}
         name = _prop_text(rprops, DISPLAY_NAME) or ""
         addr = _prop_text(rprops, SMTP_ADDRESS, EMAIL_ADDRESS) or ""
         kind = rbag.int(RECIPIENT_TYPE) or 1
         if name or addr:
-            (cc if kind & 0xF == 2 else to if kind & 0xF == 1 else []).append(Address(name, addr))
+            target = {1: to, 2: cc, 3: bcc}.get(kind & 0xF)
+            if target is not None:
+                target.append(Address(name, addr))
     if not recipients:
         for tag, target in ((DISPLAY_TO, to), (DISPLAY_CC, cc)):
             text = _prop_text(props, tag)
@@ -248,60 +260,71 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
         if p is not None and isinstance(p.value, datetime):
             date = p.value
             break
-    headers = ()
+    headers: tuple = ()
+    reply_to: tuple[Address, ...] = ()
     transport = _prop_text(props, TRANSPORT_HEADERS)
     if transport:
         headers, raw = _transport_headers(transport, issues)
         # what the properties lack, the Internet headers Outlook kept may give
-        from . import headers as hdr
+        from .addresses import parse_addresses
+        from .dates import parse_date
 
         if subject is None and "subject" in raw:
             subject = next(h.value for h in headers if h.name.lower() == "subject")
-        if not from_:
-            from_ = hdr.addresses(raw.get("from"))
-        if not to and not recipients:
-            to = list(hdr.addresses(raw.get("to")))
-        if not cc and not recipients:
-            cc = list(hdr.addresses(raw.get("cc")))
-        if date is None:
-            date = hdr.parse_date(raw.get("date"))
-    parts = _bodies(bag, props, ctx)
+        if not from_ and "from" in raw:
+            from_ = parse_addresses(raw["from"])
+        if not recipients:
+            if not to and "to" in raw:
+                to = list(parse_addresses(raw["to"]))
+            if not cc and "cc" in raw:
+                cc = list(parse_addresses(raw["cc"]))
+        if "reply-to" in raw:
+            reply_to = parse_addresses(raw["reply-to"])
+        if date is None and "date" in raw:
+            date = parse_date(raw["date"])
+    parts = _bodies(bag, props, strings)
+    later: list[MessageIssue] = []
     for n, (abag, extra) in enumerate(attachments, 1):
-        parts.append(_attachment(f"att{n}", abag, extra, ctx, issues, repair, depth))
+        parts.append(_attachment(f"att{n}", abag, extra, strings, later, ctx))
+    issues.extend(later)
     for part in parts:
         issues.extend(part.issues)
     msg = Message(fmt, headers, subject, from_, tuple(to), tuple(cc), date, tuple(parts),
-                  tuple(props.values()), tuple(issues))
-    if repair:
+                  tuple(props.values()), tuple(issues), bcc=tuple(bcc), reply_to=reply_to)
+    if ctx.repair:
         from .repair import repair_message
 
         msg = repair_message(msg)
     return msg
 
 
+_TRANSPORT_PREAMBLE = b"Microsoft Mail Internet Headers Version 2.0"
+
+
 def _transport_headers(text: str, issues: list[MessageIssue]):
-    """Parse PidTagTransportMessageHeaders (the Internet headers Outlook kept).
+    """Parse PidTagTransportMessageHeaders (the Internet headers Outlook kept), as UTF-8 bytes.
 
     :returns: ``(Header tuple, {lower-case name: first raw value})``.
     """
-    from email import policy
-    from email.parser import BytesHeaderParser
-
+    from .fields import split_header
     from .headers import decode_header
 
-    em = BytesHeaderParser(policy=policy.compat32).parsebytes(text.encode("utf-8", "surrogatepass"))
+    data = text.encode("utf-8", "surrogatepass")
+    start = 0
+    if data.startswith(_TRANSPORT_PREAMBLE):  # the line Outlook writes before the fields
+        start = data.find(b"\n") + 1
+    fields, _ = split_header(data, start, len(data), issues, "headers")
     out = []
-    raw: dict[str, str] = {}
-    for name, value in em._headers:  # noqa: SLF001
-        h = decode_header(name, value)
+    raw: dict[str, bytes] = {}
+    for f in fields:
+        h = decode_header(f)
         out.append(h)
-        raw.setdefault(name.lower(), value)
-        for i in h.issues:
-            issues.append(MessageIssue.at(f"header:{h.name}", i))
+        raw.setdefault(h.name.lower(), f.value)
+        issues.extend(h.issues)
     return tuple(out), raw
 
 
-def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Context) -> list[Part]:
+def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Strings) -> list[Part]:
     parts: list[Part] = []
     body = props.get(BODY)
     if body is not None and isinstance(body.value, str):
@@ -370,8 +393,11 @@ def rtf_part(compressed: bytes, path: str, charset=None) -> Part:
     return Part(path, media, text=out.text, data=rtf, issues=tuple(issues), origin="PidTagRtfCompressed")
 
 
-def _attachment(path: str, bag: PropertyBag, extra, ctx: _Context, issues, repair, depth) -> Part:
-    props = {p.tag: p for p in properties(bag, ctx)}
+def _attachment(path: str, bag: PropertyBag, extra, strings: _Strings, later: list[MessageIssue],
+                ctx: ReadContext) -> Part:
+    """One attachment part; a message it holds is read through ``ctx`` and its issues, places
+    prefixed, go to ``later`` (after the parts' own issues)."""
+    props = {p.tag: p for p in properties(bag, strings)}
     filename = _prop_text(props, ATTACH_LONG_FILENAME, ATTACH_FILENAME, DISPLAY_NAME)
     media = (_prop_text(props, ATTACH_MIME_TAG) or "").strip().lower()
     if not media or "/" not in media:
@@ -379,32 +405,27 @@ def _attachment(path: str, bag: PropertyBag, extra, ctx: _Context, issues, repai
     cid = _prop_text(props, ATTACH_CONTENT_ID)
     data = bag.raw(ATTACH_DATA)
     nested = extra if isinstance(extra, Message) else None
-    if not isinstance(data, bytes):
-        data = extra if isinstance(extra, bytes) else b""
     where = f"part:{path}"
     part_issues: list[MessageIssue] = []
+    if isinstance(extra, Embedded):  # a TNEF embedded message
+        nested = ctx.nested(bytes(extra), "tnef", where, part_issues)
+        data = bytes(extra)
+    if not isinstance(data, bytes):
+        data = extra if isinstance(extra, bytes) else b""
     text = charset = source = None
-    if nested is None and data:
-        from .reader import OLE_SIGNATURE, TNEF_SIGNATURE
-
+    if nested is None and data and not part_issues:
         if data.startswith(OLE_SIGNATURE) or data.startswith(TNEF_SIGNATURE):
-            from .mime import MAX_DEPTH
-            from .reader import _read_bytes
-
-            if depth >= MAX_DEPTH:  # a .msg in a .msg in ...: each level is a new file
-                part_issues.append(MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED, where, 0, len(data)))
-            else:
-                nested = _read_bytes(data, repair=repair, depth=depth + 1)
-                if nested.error is not None:  # an OLE2 document (a Word file), not a message
-                    nested = None
+            # an attached .msg or winmail.dat: each level is a new file
+            nested = ctx.nested(data, None, where, part_issues)
+            if nested is not None and nested.error is not None:  # an OLE2 document (a Word file)
+                nested = None
         elif media.startswith("text/"):
             found: list[TextIssue] = []
             text, cs, source = decode_body(data, media, None, found)
             charset = cs.name
             part_issues.extend(MessageIssue.at(where, i) for i in found)
     if nested is not None:
-        for i in nested.issues:
-            issues.append(MessageIssue(i.kind, f"{where}>{i.where}", i.offset, i.length))
+        later.extend(nested_issues(nested, where))
         if media == "application/octet-stream":
             media = "message/rfc822" if nested.format == "rfc822" else "application/vnd.ms-outlook"
     return Part(path, media, "attachment", filename, charset, source, text, data, tuple(part_issues),

@@ -6,21 +6,27 @@ All are frozen, slotted dataclasses holding tuples (house style section 3). Ever
 
 Where an issue came from (:attr:`MessageIssue.where`):
 
-* ``header:<Name>`` -- a header value; ``offset`` is a byte offset into the raw value (the bytes
-  after ``Name:``, folds included).
+* ``header:<Name>`` -- a header value; ``offset`` is a byte offset into the raw value
+  (:attr:`Header.raw`: the bytes after ``Name:``, folds included). Also the addresses
+  (``MalformedAddress``) and the date (``MalformedDate``) read from it.
+* ``headers`` / ``part:<path>/headers`` -- the header section of the message or of a part
+  (``MalformedHeader``); ``offset`` into the message's bytes.
 * ``part:<path>`` -- a leaf part's body; ``offset`` is a byte offset into the body after the
   transfer encoding was removed (for ``InvalidBase64`` / ``InvalidQuotedPrintable``, into the
   body as it stands in the message). Part paths number MIME children from 1 (``1.2`` is the
   second child of the first child); the root of a single-part message is ``1``.
 * ``part:<path>/<parameter>`` -- a parameter (``filename``, ``name``) of that part's
-  Content-Type / Content-Disposition; ``offset`` is the caller-given parameter offset.
+  Content-Type / Content-Disposition; ``offset`` into the header value.
 * ``part:<path>/header:<Name>`` -- a part's header field over 1 MiB (``HeaderTooLong``; a part's
   other fields are not decoded); ``offset`` into the raw value.
-* ``mime`` / ``mime:<path>`` -- MIME structure damage the stdlib parser reported (no position).
+* ``mime`` / ``mime:<path>`` -- MIME structure damage of the top-level body or of a multipart
+  part (``MalformedMimeStructure``); ``offset`` into the message's bytes.
 * ``msg:<stream or property>`` / ``tnef:<attribute>`` -- Outlook container damage; ``offset``
   into the stream or the TNEF file.
 * ``rtf:<path>`` -- an :class:`onemail.rtf.RtfDefect` from decompression or de-encapsulation;
   ``offset`` into the compressed stream or the decompressed RTF.
+* ``<place>><place>`` -- an issue of a nested message (``part:2>header:Subject``): the place of
+  the part holding it, ``>``, the place inside it; offsets are into the nested message's bytes.
 """
 
 from __future__ import annotations
@@ -28,7 +34,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..text.issues import TextIssue
 from .issues import AnyIssueKind
 
 __all__ = ["Address", "Header", "MapiProperty", "Message", "MessageIssue", "Part", "RepairRecord"]
@@ -67,32 +72,51 @@ class Header:
 
     :param name: the field name as written (``str``; 8-bit bytes in names read as windows-1252).
     :param value: the decoded value: encoded words decoded (RFC 2047), folds removed, raw 8-bit
-        text read as UTF-8 when valid (RFC 6532) else windows-1252 (``AmbiguousRaw8Bit``).
-    :param issues: :class:`TextIssue` tuple, byte offsets into the raw value.
+        text read as UTF-8 when valid (RFC 6532) else in the message's fallback charset (M9,
+        ``AmbiguousRaw8Bit``).
+    :param issues: :class:`MessageIssue` tuple at ``header:<name>``, byte offsets into
+        :attr:`raw`.
+    :param raw: the raw value: the bytes after the colon, white space at the start of its first
+        line removed, folds kept (cut at 1 MiB, ``HeaderTooLong``).
+    :param offset: byte offset of :attr:`raw` in the message's bytes (for Outlook transport
+        headers, in PidTagTransportMessageHeaders as UTF-8).
     """
 
     name: str
     value: str
-    issues: tuple[TextIssue, ...] = ()
+    issues: tuple[MessageIssue, ...] = ()
+    raw: bytes = b""
+    offset: int = 0
 
-    def to_json(self) -> list:
-        """Return ``[name, value, issues]``."""
-        return [self.name, self.value, [i.to_json() for i in self.issues]]
+    def to_json(self) -> dict:
+        """Return ``{"name", "value", "offset", "issues"}``."""
+        return {"name": self.name, "value": self.value, "offset": self.offset,
+                "issues": [i.to_json() for i in self.issues]}
 
 
 @dataclass(frozen=True, slots=True)
 class Address:
-    """A mailbox: the decoded display name (may be empty) and the address as written."""
+    """A mailbox (RFC 5322 3.4).
+
+    :param name: the decoded display name (``""`` when absent).
+    :param address: the addr-spec as written, CFWS removed (``local@domain``; a quoted local
+        part stays quoted); ``""`` when only a name could be read.
+    :param group: the display name of the group the mailbox belongs to, or ``None``.
+    """
 
     name: str
     address: str
+    group: str | None = None
 
     def __str__(self) -> str:
         return f"{self.name} <{self.address}>" if self.name else self.address
 
-    def to_json(self) -> list:
-        """Return ``[name, address]``."""
-        return [self.name, self.address]
+    def to_json(self) -> dict[str, str]:
+        """Return ``{"name", "address"}``, plus ``"group"`` for a group's member."""
+        out = {"name": self.name, "address": self.address}
+        if self.group is not None:
+            out["group"] = self.group
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +264,7 @@ class Message:
     :param error: why the input could not be read as a message (then the other fields are
         empty or partial), else ``None``.
     :param repairs: mojibake repairs applied (only with ``repair=True``).
+    :param bcc: the Bcc mailboxes. ``reply_to``: the Reply-To mailboxes.
     """
 
     format: str
@@ -254,6 +279,8 @@ class Message:
     issues: tuple[MessageIssue, ...] = ()
     error: str | None = None
     repairs: tuple[RepairRecord, ...] = field(default=())
+    bcc: tuple[Address, ...] = ()
+    reply_to: tuple[Address, ...] = ()
 
     def header(self, name: str) -> str | None:
         """Return the decoded value of the first header called ``name`` (any case), or None."""
@@ -295,6 +322,8 @@ class Message:
             "from": [a.to_json() for a in self.from_],
             "to": [a.to_json() for a in self.to],
             "cc": [a.to_json() for a in self.cc],
+            "bcc": [a.to_json() for a in self.bcc],
+            "reply_to": [a.to_json() for a in self.reply_to],
             "date": self.date.isoformat() if self.date else None,
             "headers": [h.to_json() for h in self.headers],
             "parts": [p.to_json(text=text) for p in self.parts],

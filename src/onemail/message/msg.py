@@ -21,6 +21,7 @@ import struct
 import uuid
 
 from . import mapi
+from .formats import MAX_STREAM_BYTES, ReadContext
 from .issues import MessageIssueKind
 from .model import Message, MessageIssue
 
@@ -32,15 +33,11 @@ _RECIP = "__recip_version1.0_#"
 _ATTACH = "__attach_version1.0_#"
 _EMBEDDED = "__substg1.0_3701000D"
 
-MAX_STREAM_BYTES = 64 << 20
-"""Streams larger than 64 MiB are not read (an attachment that size is kept out of memory):
-the largest stream in the corpus .msg files is under 1 MiB."""
-
-
-def read_msg(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
+def read_msg(data: bytes, ctx: ReadContext) -> Message:
     """Read an Outlook .msg file from its bytes; never raises on bad input.
 
     :param data: the whole compound file.
+    :param ctx: the reading context (repair flag, nesting depth, the nested-message reader).
     :returns: a :class:`Message` with ``format="msg"``; ``error`` set when the file cannot be
         opened as OLE2.
     :issues: ``MalformedMsg`` (missing or short streams), the string decoders' issues, RTF
@@ -60,7 +57,7 @@ def read_msg(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
         if not any(len(e) == 1 and (e[0] == _PROPS or e[0].startswith(_SUBSTG)) for e in entries):
             return Message("msg", error=f"{NOT_MSG}an OLE2 file without MAPI property streams")
         reader = _Reader(ole, entries)
-        return reader.message((), top=True, repair=repair, depth=depth)
+        return reader.message((), top=True, ctx=ctx)
     except Exception as exc:  # noqa: BLE001 - damage deep in the FAT/directory: report it
         return Message("msg", error=f"{NOT_MSG}damaged compound file: {_reason(exc)}")
     finally:
@@ -202,7 +199,7 @@ class _Reader:
                                                     self._where(storage, f"{_SUBSTG}{tag:04X}{ptype:04X}"),
                                                     0, 0))
 
-    def message(self, storage: tuple[str, ...], *, top: bool, repair: bool, depth: int) -> Message:
+    def message(self, storage: tuple[str, ...], *, top: bool, ctx: ReadContext) -> Message:
         saved, self.issues = self.issues, []
         names = self.children.get(storage, [])
         bag = self.bag(storage, 32 if top else 24)
@@ -215,12 +212,9 @@ class _Reader:
             abag = self.bag(astorage, 8)
             nested = None
             if _EMBEDDED in self.children.get(astorage, []) and (*astorage, _EMBEDDED) in self.children:
-                if depth < 20:
-                    nested = self.message((*astorage, _EMBEDDED), top=False, repair=repair, depth=depth + 1)
-                else:
-                    self.issues.append(MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED,
-                                                    self._where(astorage, _EMBEDDED), 0, 0))
+                inner = ctx.enter(self._where(astorage, _EMBEDDED), self.issues)
+                if inner is not None:
+                    nested = self.message((*astorage, _EMBEDDED), top=False, ctx=inner)
             attachments.append((abag, nested))
         issues, self.issues = self.issues, saved
-        return mapi.build_message("msg", bag, recipients, attachments, issues=issues, repair=repair,
-                                  depth=depth)
+        return mapi.build_message("msg", bag, recipients, attachments, issues=issues, ctx=ctx)

@@ -1,62 +1,41 @@
-"""``read`` and ``read_mbox``: sniff the format and hand the bytes to the right reader.
+"""``read`` and ``read_mbox``: take the input, sniff its format, hand the bytes to its reader.
 
-Formats, by their first bytes:
+Formats are sniffed by :func:`onemail.message.formats.sniff` (Outlook ``.msg``, TNEF, mbox,
+RFC 5322 / MIME). :func:`read` gives the first message of an mbox. Anything else (binary junk,
+an empty file, a text file) gives a :class:`Message` whose ``error`` says so: reading never
+raises on bad input.
 
-* Outlook ``.msg``: the OLE2 compound file signature ``D0 CF 11 E0 A1 B1 1A E1`` (MS-CFB 2.2).
-* TNEF (``winmail.dat``): the signature ``0x223E9F78`` little-endian (MS-OXTNEF 2.1.3.1).
-* mbox: a first line starting with ``From `` (RFC 4155); :func:`read` gives its first message.
-* RFC 5322 / MIME: a first line that is a header field (``name:``), after any blank lines.
-
-Anything else (binary junk, an empty file, a text file) gives a :class:`Message` whose
-``error`` says so: reading never raises on bad input.
+An mbox (RFC 4155) is split at separator lines: the first line when it starts with ``From ``,
+then every line that starts with ``From `` and holds a time of day (``12:34``), as the asctime
+date of RFC 4155 does, so that an unescaped ``From `` line of a body (mboxo) rarely splits a
+message. ``>From `` quoting is undone the mboxrd way (one ``>`` removed from ``>...>From ``
+lines). Each line is looked at once: splitting is linear in the mailbox.
 """
 
 from __future__ import annotations
 
+import email.message
 import errno
 import mmap
 import os
 import re
 import stat
 from collections.abc import Iterator
+from typing import BinaryIO
 
+from . import formats
+from .formats import ReadContext, sniff
 from .model import Message
 
-__all__ = ["read", "read_mbox", "sniff"]
+__all__ = ["read", "read_bytes", "read_mbox", "sniff"]
 
-OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-TNEF_SIGNATURE = b"\x78\x9f\x3e\x22"
-
-MMAP_BYTES = 64 << 20
-"""Mailboxes of 64 MiB or more are memory-mapped by :func:`read_mbox` instead of read whole."""
-
-_HEADER_LINE = re.compile(rb"[\x21-\x39\x3b-\x7e]+[ \t]*:")
-# RFC 4155 section 2: "From ", the sender, a date (asctime: "Sat Jan  1 00:00:00 2000"). After
-# the first line only a line with a time of day separates messages, so that an unescaped "From "
-# line of a body (mboxo, mimekit's unmunged.mbox.txt) rarely splits a message.
-_MBOX_SPLIT = re.compile(rb"\AFrom [^\n]*\n|\nFrom [^\n]*[0-9]:[0-9][0-9][^\n]*\n")
 _MBOXRD_QUOTE = re.compile(rb"^>(>*From )", re.M)
+_TIME_OF_DAY = re.compile(rb"[0-9]:[0-9][0-9]")
+
+Source = bytes | bytearray | memoryview | str | os.PathLike | BinaryIO | email.message.Message
 
 
-def sniff(data: bytes) -> str | None:
-    """Return ``"msg"``, ``"tnef"``, ``"mbox"``, ``"rfc822"`` or ``None`` (not a message)."""
-    if data.startswith(OLE_SIGNATURE):
-        return "msg"
-    if data.startswith(TNEF_SIGNATURE):
-        return "tnef"
-    if data.startswith(b"From "):
-        return "mbox"
-    if data[:2] == b"\r\n" or data[:1] == b"\n":  # an empty header section, then a body
-        return "rfc822" if b"\x00" not in data[:4096] else None
-    head = data[:4096].lstrip(b"\t ")
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:]
-    if _HEADER_LINE.match(head):
-        return "rfc822"
-    return None
-
-
-def _open(path):
+def _open(path) -> BinaryIO:
     """Open ``path`` for reading bytes: a regular file or a FIFO (``<(command)``); a device or
     socket (``/dev/zero`` never ends) raises ``OSError``."""
     f = open(path, "rb")  # noqa: SIM115 - returned to a with statement
@@ -67,7 +46,7 @@ def _open(path):
     return f
 
 
-def _load(source) -> bytes:
+def _load(source: Source) -> bytes:
     if isinstance(source, bytes):
         return source
     if isinstance(source, (bytearray, memoryview)):
@@ -75,21 +54,41 @@ def _load(source) -> bytes:
     if isinstance(source, (str, os.PathLike)):
         with _open(source) as f:
             return f.read()
-    read = getattr(source, "read", None)
-    if read is None:
-        raise TypeError(f"source must be bytes, a path or a binary file, not {type(source).__name__}")
-    data = read()
+    if isinstance(source, email.message.Message):
+        return _stdlib_bytes(source)
+    read_ = getattr(source, "read", None)
+    if read_ is None:
+        raise TypeError("source must be bytes, a path, a binary file or an email.message.Message, "
+                        f"not {type(source).__name__}")
+    data = read_()
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError("source must be opened in binary mode (its read() returned "
                         f"{type(data).__name__})")
     return bytes(data)
 
 
-def read(source, *, repair: bool = False) -> Message:
+def _stdlib_bytes(msg: email.message.Message) -> bytes:
+    """The bytes of a message the stdlib parsed, written back by its generator: no ``>From``
+    mangling, no refolding, CR LF line ends (the generator rewrites every line end to one)."""
+    from email.generator import BytesGenerator
+    from io import BytesIO
+
+    out = BytesIO()
+    try:
+        BytesGenerator(out, mangle_from_=False, maxheaderlen=0,
+                       policy=msg.policy.clone(linesep="\r\n")).flatten(msg)
+    except Exception:  # noqa: BLE001 - a message the stdlib cannot write back: its text form
+        return msg.as_string().encode("utf-8", "surrogateescape")
+    return out.getvalue()
+
+
+def read(source: Source, *, repair: bool = False) -> Message:
     """Read one message from ``source``; the format is sniffed (module docstring).
 
-    :param source: ``bytes`` (or bytearray/memoryview), a path (``str`` / ``os.PathLike``), or a
-        binary file object.
+    :param source: ``bytes`` (or bytearray/memoryview), a path (``str`` / ``os.PathLike``), a
+        binary file object, or an ``email.message.Message`` the stdlib parsed (written back to
+        bytes by its generator with CR LF line ends, then read: what the stdlib changed while
+        parsing stays changed).
     :param repair: run mojibake repair (:func:`onemail.detect.repair`) on every decoded header
         value and body; each change is a :class:`~onemail.message.RepairRecord`.
     :returns: the :class:`Message` (for an mbox, its first message). Bad input gives a message
@@ -97,31 +96,41 @@ def read(source, *, repair: bool = False) -> Message:
     :raises OSError: the path cannot be read.
     :raises TypeError: ``source`` is none of the accepted types, or a text-mode file.
     """
-    data = _load(source)
-    return _read_bytes(data, repair=repair)
+    return read_bytes(_load(source), None, ReadContext(repair, 0, read_bytes))
 
 
-def _read_bytes(data: bytes, *, repair: bool, depth: int = 0, mime_format: str = "rfc822") -> Message:
-    if data[:8] == b"\xef\xbb\xbfFrom ":  # an mbox saved with a BOM (mimekit's unmunged.mbox.txt)
-        data = data[3:]
-    fmt = sniff(data)
+def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
+    """Read the message in ``data`` in format ``fmt`` (``None``: sniffed); never raises on bad
+    input. The dispatcher every nested message goes through (:meth:`ReadContext.nested`).
+
+    :param data: the message's bytes.
+    :param fmt: ``"rfc822"``, ``"mbox"`` (one message of an mbox, separator removed), ``"tnef"``,
+        ``"msg"``, or ``None``.
+    :param ctx: the reading context.
+    """
+    whole_mbox = False
+    if fmt is None:
+        if data[:8] == b"\xef\xbb\xbfFrom ":  # an mbox saved with a BOM (mimekit's unmunged.mbox.txt)
+            data = data[3:]
+        fmt = sniff(data)
+        whole_mbox = fmt == "mbox"
     try:
         if fmt == "msg":
             from .msg import read_msg
 
-            return read_msg(data, repair=repair, depth=depth)
+            return read_msg(data, ctx)
         if fmt == "tnef":
             from .tnef import read_tnef
 
-            return read_tnef(data, repair=repair, depth=depth)
-        if fmt == "mbox":
-            for msg in _mbox(data, repair):
+            return read_tnef(data, ctx)
+        if whole_mbox:
+            for msg in _mbox(data, ctx):
                 return msg
             return Message("mbox", error="empty mbox")
-        if fmt == "rfc822":
-            from .mime import from_bytes
+        if fmt in ("rfc822", "mbox"):
+            from .mime import parse
 
-            return from_bytes(data, mime_format, repair=repair, depth=depth)
+            return parse(data, ctx, fmt)
     except RecursionError:
         return Message(fmt or "unknown", error="message nested too deeply")
     except Exception as exc:  # noqa: BLE001 - a reader bug must not stop a scan: report it
@@ -131,23 +140,22 @@ def _read_bytes(data: bytes, *, repair: bool, depth: int = 0, mime_format: str =
     return Message("unknown", error="not a message: no header, mbox, Outlook .msg or TNEF signature")
 
 
-def read_mbox(source, *, repair: bool = False) -> Iterator[Message]:
-    """Yield every message of an mbox file (RFC 4155), in order.
+def read_mbox(source: Source, *, repair: bool = False) -> Iterator[Message]:
+    """Yield every message of an mbox file (RFC 4155), in order (module docstring).
 
-    Messages are split at lines starting with ``From `` (the first line, and later lines that
-    hold a time of day, as the RFC 4155 date does); ``>From `` quoting is undone the mboxrd way (one ``>`` removed from
-    ``>...>From `` lines). Input that does not start with ``From `` is read as one message.
+    Input that does not start with ``From `` is read as one message.
 
-    :param source: as for :func:`read`.
+    :param source: as for :func:`read`; a path of :data:`~onemail.message.formats.MMAP_BYTES`
+        or more is memory-mapped (one message at a time is copied).
     :raises OSError: the path cannot be read. :raises TypeError: wrong ``source`` type.
     """
+    ctx = ReadContext(repair, 0, read_bytes)
     if isinstance(source, (str, os.PathLike)):
         with _open(source) as f:
-            if os.fstat(f.fileno()).st_size >= MMAP_BYTES:
-                # a large mailbox is split in place; only one message at a time is copied
+            if os.fstat(f.fileno()).st_size >= formats.MMAP_BYTES:
                 with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
                     if mm[:5] == b"From ":
-                        yield from _mbox(mm, repair)
+                        yield from _mbox(mm, ctx)
                         return
             f.seek(0)
             data = f.read()
@@ -156,19 +164,43 @@ def read_mbox(source, *, repair: bool = False) -> Iterator[Message]:
     if data[:8] == b"\xef\xbb\xbfFrom ":
         data = data[3:]
     if not data.startswith(b"From "):
-        yield _read_bytes(data, repair=repair)
+        yield read_bytes(data, None, ctx)
         return
-    yield from _mbox(data, repair)
+    yield from _mbox(data, ctx)
 
 
-def _mbox(data: bytes, repair: bool) -> Iterator[Message]:
-    seps = list(_MBOX_SPLIT.finditer(data))  # a "From " line without its line feed is no separator
-    if not seps:
+def mbox_spans(data: bytes | mmap.mmap) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of each message of an mbox, separator lines excluded.
+
+    A separator is the first line (``From ...``), then any line starting with ``From `` that
+    holds a time of day. A ``From `` line without its line feed separates nothing.
+    """
+    n = len(data)
+    if not data[:5] == b"From ":
         return
-    starts = [m.end() for m in seps]
-    ends = [m.start() for m in seps[1:]] + [len(data)]
-    for start, end in zip(starts, ends, strict=True):
+    nl = data.find(b"\n")
+    if nl < 0:
+        return
+    start = nl + 1
+    pos = start
+    while True:
+        j = data.find(b"\nFrom ", pos - 1 if pos > 0 else 0)
+        if j < 0:
+            break
+        line = j + 1
+        nl = data.find(b"\n", line)
+        if nl < 0:
+            break
+        if _TIME_OF_DAY.search(data, line, nl):
+            yield start, j  # the line feed before the separator is the mbox's, not the message's
+            start = nl + 1
+        pos = nl + 1
+    yield start, n
+
+
+def _mbox(data: bytes | mmap.mmap, ctx: ReadContext) -> Iterator[Message]:
+    for start, end in mbox_spans(data):
         chunk = data[start:end]
         if b">From " in chunk:
             chunk = _MBOXRD_QUOTE.sub(rb"\1", chunk)
-        yield _read_bytes(chunk, repair=repair, mime_format="mbox")
+        yield read_bytes(chunk, "mbox", ctx)

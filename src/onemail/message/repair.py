@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ._pieces import repair_text
-from .model import Header, Message, RepairRecord
+from .model import Message, RepairRecord
 
 __all__ = ["repair_message"]
 
@@ -28,7 +28,7 @@ def repair_message(msg: Message) -> Message:
             return fixed
         return text
 
-    headers = tuple(Header(h.name, fix(h.value, f"header:{h.name}"), h.issues) for h in msg.headers)
+    headers = tuple(replace(h, value=fix(h.value, f"header:{h.name}")) for h in msg.headers)
     subject = fix(msg.subject, "subject")
     from_ = tuple(replace(a, name=fix(a.name, "from")) for a in msg.from_)
     to = tuple(replace(a, name=fix(a.name, "to")) for a in msg.to)

@@ -30,6 +30,7 @@ import uuid
 from datetime import datetime
 
 from . import mapi
+from .formats import ReadContext
 from .issues import MessageIssueKind
 from .model import Message, MessageIssue
 
@@ -60,10 +61,11 @@ class _Damage(Exception):
     """A property list that runs past its attribute (internal; becomes a MalformedTnef issue)."""
 
 
-def read_tnef(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
+def read_tnef(data: bytes, ctx: ReadContext) -> Message:
     """Read a TNEF stream into a :class:`Message` (``format="tnef"``); never raises on bad input.
 
     :param data: the whole stream (``winmail.dat``).
+    :param ctx: the reading context (repair flag, nesting depth, the nested-message reader).
     :returns: the message: subject, sender, recipients, bodies (attBody, PidTagBody,
         PidTagBodyHtml, PidTagRtfCompressed) and attachments (nested messages for embedded
         ones); ``error`` set when the signature is missing.
@@ -99,9 +101,9 @@ def read_tnef(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
             if att == ATT_OEM_CODEPAGE and length >= 4:
                 oem = struct.unpack_from("<I", value)[0]
             elif att == ATT_MAPI_PROPS:
-                _props(value, bag, issues, f"tnef:{name}", start, repair, depth)
+                _props(value, bag, issues, f"tnef:{name}", start)
             elif att == ATT_RECIP_TABLE:
-                _recipients(value, recipients, issues, start, repair, depth)
+                _recipients(value, recipients, issues, start)
             elif att in (ATT_SUBJECT, ATT_BODY):
                 legacy[mapi.SUBJECT if att == ATT_SUBJECT else mapi.BODY] = (mapi.PT_STRING8, value.rstrip(b"\0"))
             elif att == ATT_DATE_SENT:
@@ -117,19 +119,18 @@ def read_tnef(data: bytes, *, repair: bool = False, depth: int = 0) -> Message:
             elif att == ATT_ATTACH_DATA:
                 current[2] = value
             elif att == ATT_ATTACHMENT:
-                _props(value, current[0], issues, f"tnef:{name}", start, repair, depth)
+                _props(value, current[0], issues, f"tnef:{name}", start)
     for tag, (ptype, value) in legacy.items():
         bag.put(tag, ptype, value)
     atts = []
     for abag, alegacy, adata in attachments:
         for tag, (ptype, value) in alegacy.items():
             abag.put(tag, ptype, value)
-        nested = abag.raw(mapi.ATTACH_DATA) if isinstance(abag.raw(mapi.ATTACH_DATA), Message) else None
-        if nested is not None:
+        embedded = abag.raw(mapi.ATTACH_DATA)
+        if isinstance(embedded, mapi.Embedded):
             del abag.props[mapi.ATTACH_DATA]
-        atts.append((abag, nested if nested is not None else adata))
-    return mapi.build_message("tnef", bag, recipients, atts, oem_code_page=oem, issues=issues,
-                              repair=repair, depth=depth)
+        atts.append((abag, embedded if isinstance(embedded, mapi.Embedded) else adata))
+    return mapi.build_message("tnef", bag, recipients, atts, oem_code_page=oem, issues=issues, ctx=ctx)
 
 
 def _dtr(value: bytes) -> datetime | None:
@@ -156,7 +157,7 @@ def _triple(value: bytes, legacy: dict) -> None:
         legacy[mapi.SENDER_EMAIL] = (mapi.PT_STRING8, addr)
 
 
-def _recipients(value: bytes, out: list, issues, base: int, repair, depth) -> None:
+def _recipients(value: bytes, out: list, issues, base: int) -> None:
     if len(value) < 4:
         issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, "tnef:attRecipTable", base, len(value)))
         return
@@ -165,7 +166,7 @@ def _recipients(value: bytes, out: list, issues, base: int, repair, depth) -> No
     for r in range(min(rows, MAX_VALUES)):
         rbag = mapi.PropertyBag(f"tnef:recip{r + 1}")
         try:
-            pos = _prop_list(value, pos, rbag, repair, depth)
+            pos = _prop_list(value, pos, rbag)
         except _Damage as exc:
             issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, "tnef:attRecipTable",
                                        base + exc.args[0], len(value) - exc.args[0]))
@@ -174,9 +175,9 @@ def _recipients(value: bytes, out: list, issues, base: int, repair, depth) -> No
         out.append(rbag)
 
 
-def _props(value: bytes, bag, issues, where: str, base: int, repair, depth) -> None:
+def _props(value: bytes, bag, issues, where: str, base: int) -> None:
     try:
-        _prop_list(value, 0, bag, repair, depth)
+        _prop_list(value, 0, bag)
     except _Damage as exc:
         issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, where, base + exc.args[0],
                                    len(value) - exc.args[0]))
@@ -191,7 +192,7 @@ def _pad4(n: int) -> int:
     return (n + 3) & ~3
 
 
-def _prop_list(value: bytes, pos: int, bag, repair: bool, depth: int) -> int:
+def _prop_list(value: bytes, pos: int, bag) -> int:
     """Parse a counted MAPI property list at ``pos``; return the position after it."""
     _need(value, pos, 4)
     count = struct.unpack_from("<I", value, pos)[0]
@@ -242,10 +243,9 @@ def _prop_list(value: bytes, pos: int, bag, repair: bool, depth: int) -> int:
                 raw = value[pos:pos + size]
                 pos += _pad4(size)
                 if base == mapi.PT_OBJECT:
-                    if raw[:16] == IID_IMESSAGE and depth < 20:
-                        values.append(read_tnef(raw[16:], repair=repair, depth=depth + 1))
-                    else:
-                        values.append(raw[16:])
+                    # an embedded message (IID_IMESSAGE) is a TNEF stream, read when the
+                    # attachment is built (one path for nested messages: ReadContext.nested)
+                    values.append(mapi.Embedded(raw[16:]) if raw[:16] == IID_IMESSAGE else raw[16:])
                 else:
                     values.append(raw)
             else:
@@ -257,6 +257,6 @@ def _prop_list(value: bytes, pos: int, bag, repair: bool, depth: int) -> int:
             bag.put(tag, ptype, tuple(values), name)
         elif values:
             v = values[0]
-            bag.put(tag, mapi.PT_BINARY if base == mapi.PT_OBJECT and not isinstance(v, Message) else ptype,
+            bag.put(tag, mapi.PT_BINARY if base == mapi.PT_OBJECT and not isinstance(v, mapi.Embedded) else ptype,
                     v, name)
     return pos

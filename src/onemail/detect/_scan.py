@@ -10,8 +10,8 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .binary import looks_binary
-from .detect import detect
+from ._binary import looks_binary
+from ._detector import detect
 
 __all__ = ["ScanRow", "scan"]
 
@@ -62,7 +62,7 @@ def scan_bytes(path: str, data: bytes) -> ScanRow:
     if looks_binary(data):
         return ScanRow(path, None, 0, True, False)
     from ..text import for_label
-    from .repair import render_chain, repair
+    from ._repair import render_chain, repair
 
     found = detect(data)
     text = for_label(found.charset).decode(data)

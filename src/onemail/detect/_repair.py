@@ -31,7 +31,7 @@ non-Latin alphabet becomes East Asian only through a UTF-8 reading; and structur
 (:func:`_plausible_step`) keep a CJK page from explaining text that shows no sign of it.
 Latin and script-less text may go anywhere.
 
-**The repair score** (D11) is :func:`onemail.detect.scoring.score_counts` (with alphabetic
+**The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
 signature*: a character that windows-1252 / ISO-8859-1 / windows-1251 / windows-1250 / CP437
 writes for a UTF-8 lead byte (``0xC2..0xF4``) followed by one it writes for a continuation
@@ -51,17 +51,13 @@ A UTF-8 reading also accepts CESU-8 (D17): a character beyond U+FFFF written as 
 surrogates (``í ½í¸\x8d``, Java's modified UTF-8, seen in tweets) decodes when every surrogate
 is paired.
 
-Measured (bench/repair.py, visible corpus): at least 95 % exact on every chain type of
-``synthetic.jsonl`` (UTF-8 read as windows-1252: 99.3 %, twice 97.9 %, three times 100 %;
-CJK chains 95-100 %), none of the 1 520 originals changed, all 31 ftfy negative cases
-unchanged (ftfy itself: 30), 100 % of ftfy's 120 real-world cases (ftfy: 100 %, they are its
-own expected outputs; 83.3 % before D17..D25, each rule's gain is in its D entry).
+bench/repair.py prints the exactness per chain (visible and generated cases) and the time
+beside ftfy's in one run.
 
 Speed: :func:`repair` starts with :func:`repair_possible` (D14), which refuses most clean text
 with C codecs and patterns alone; a round encodes the text once per wrong page, scores each
 distinct text once, and looks for a page's run hint before matching its runs; the signature
-patterns start with their first character's class. bench/repair.py (one pass, lazy tables
-built in it): 0.62 s of CPU for its 3 191 texts, ftfy 0.08 s (1.31 s before these changes).
+patterns start with their first character's class.
 
 Encoding as windows-1252 and windows-1251 uses onemail's WHATWG tables, so the bytes the
 standard maps to C1 controls survive: ``â\x9d¤`` repairs to ``❤``; when windows-1252 cannot
@@ -80,7 +76,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import mul
 
-from .scoring import classify, score_counts
+from ._scoring import classify, score_counts
 
 __all__ = ["Repair", "repair", "apply_steps", "render_chain", "PAIRS"]
 
@@ -308,7 +304,7 @@ def alphabet_letters(text: str) -> int:
     more accented Latin letters than the text it came from."""
     global _GOOD
     if _GOOD is None:
-        from .langmodel import GOOD, char_weights
+        from ._langmodel import GOOD, char_weights
 
         chars = sorted(ch for ch, n in char_weights().items()
                        if n >= GOOD and ch.isalpha() and ord(ch) >= 0x370)
@@ -325,7 +321,7 @@ def rare_chars(text: str) -> int:
     private use, the ``ƒ ˆ ‰ Š ‹`` of windows-1252 readings, Hebrew points..."""
     global _RARE
     if _RARE is None:
-        from .langmodel import GOOD, char_weights
+        from ._langmodel import GOOD, char_weights
 
         chars = sorted(ch for ch, n in char_weights().items() if n >= GOOD)
         allowed = (COMMON_SYMBOLS + r"\ufffd\u3000-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
@@ -433,7 +429,7 @@ _LETTER_LIKE = re.compile("[^\\W\\d_\x00-\x7f]")
 def _good_letter_sets() -> list[frozenset[str]]:
     """Per language, its common letters (lower case)."""
     if not _good_sets:
-        from .langmodel import GOOD, language_letters
+        from ._langmodel import GOOD, language_letters
 
         # (one extend of a built list: no thread sees part of it)
         _good_sets.extend([frozenset(ch for ch, n in common.items() if n >= GOOD)

@@ -9,7 +9,7 @@ Order of the rules (each later rule runs only when the earlier ones did not answ
    candidate decodes it identically, so the answer is ``utf-8`` (the first candidate) with
    confidence 0, "indistinguishable".
 3. **UTF-32/UTF-16 without a BOM** (NUL bytes present): the shape test of
-   :func:`onemail.detect.binary.utf16_32_shape` and a clean decode answer at once (D4); the
+   :func:`onemail.detect._binary.utf16_32_shape` and a clean decode answer at once (D4); the
    design's halving rule still scores the UTF-16/32 candidates in step 6.
 4. **The UTF-8 rule**: zero errors (a last character cut short does not count, D15) and a
    byte >= 0xC2 force the UTF-8 candidate to 100; the other candidates, scored on the first
@@ -19,13 +19,13 @@ Order of the rules (each later rule runs only when the earlier ones did not answ
    (D12).
 6. **Scoring**: every candidate decodes a sample (``SAMPLE_BYTES`` from shortly before the
    first byte >= 0x80, cut after a line feed) and gets the five-signal score of
-   :mod:`onemail.detect.scoring`. Candidates in the design's order: ``utf-8, gbk, big5,
+   :mod:`onemail.detect._scoring`. Candidates in the design's order: ``utf-8, gbk, big5,
    shift_jis, euc-kr, euc-jp, windows-1252, iso-8859-1, utf-16le, utf-16be, utf-32le,
    utf-32be``, sorted by score with a stable sort, so ties go to the earlier candidate.
    BOM-less UTF-16 is halved unless at least half of its code units have a zero high byte;
    UTF-32 also needs half of its units to have an all-zero high half. Beyond the design
    (D8), the windows-1252 and ISO-8859-1 rows are the two single-byte pages of 30 that the
-   language model of :mod:`onemail.detect.langmodel` ranks first.
+   language model of :mod:`onemail.detect._langmodel` ranks first.
 
 ``confidence = clamp((top - second) * 3, 0, 100)``, scaled by ``top / 40`` when the top score
 is below 40, floored at 85 when the winner's text is script-exclusive (>= 90 % Hangul or
@@ -44,16 +44,11 @@ errors and its share of bytes >= 0x80, is not classified (the bound is reported)
 UTF-8 rule the single-byte rows stop at their bound too, and a double-byte row at a bound from
 the characters that can earn frequency; a clean strict decode is kept, not decoded again;
 the single-byte model sums all pages and languages on packed integers
-(:mod:`onemail.detect.langmodel`); an isolated high byte (:func:`_isolated_high`) proves the
+(:mod:`onemail.detect._langmodel`); an isolated high byte (:func:`_isolated_high`) proves the
 double-byte rows fail without decoding; the single-byte rows are counted from the bytes
-(:func:`onemail.detect.scoring.classify_single_byte`); outside the UTF-8 rule a double-byte
-row stops at its frequency bound unless it is among the two best (D16). Measured with
-bench/detect.py against chardet 7.7 in the same run (CPU time, least of three passes; the
-ratio moves with the shared machine's load, six runs): ``detect`` 3.7-4.4x on whole files,
-5.0-5.4x on 64-byte prefixes, 3.9-4.4x on 512-byte prefixes; ``detect-fresh`` 3.6-4.1x,
-3.7-3.9x and 3.4-3.7x. By kind of file (512-byte prefixes of detect-fresh, least of five
-passes per group): Western single-byte 4.6x, other single-byte 3.4x, East Asian 1.9x, UTF-8
-1.8x (its confidence rows and the mojibake check of D14), UTF-16/32 19x.
+(:func:`onemail.detect._scoring.classify_single_byte`); outside the UTF-8 rule a double-byte
+row stops at its frequency bound unless it is among the two best (D16). bench/detect.py
+times it against chardet in the same run and prints the ratios.
 """
 
 from __future__ import annotations
@@ -62,10 +57,10 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from .binary import bom_charset, utf16_32_shape
-from .langmodel import good_share, high_byte_counts, rank_single_byte
-from .langmodel import table as sb_table
-from .scoring import classify, classify_single_byte, score_counts
+from ._binary import bom_charset, utf16_32_shape
+from ._langmodel import good_share, high_byte_counts, rank_single_byte
+from ._langmodel import table as sb_table
+from ._scoring import classify, classify_single_byte, score_counts
 
 __all__ = ["Candidate", "Detection", "detect", "CANDIDATES"]
 
@@ -97,7 +92,7 @@ SCORE_CHARS = 400
 #: Bytes of UTF-8 input whose text the mojibake check reads (D14), from shortly before the
 #: first byte >= 0x80: on the visible corpora 512 bytes flag the same files as 1 KiB (256 miss
 #: one) at two thirds of the whole-file cost of the check. Reading the whole text cost 20 %
-#: more CPU on whole files (the ratio to chardet on detect fell to 2.9-3.2x): mojibake after
+#: more CPU on whole files: mojibake after
 #: these bytes is not seen (a known limit, tests/unit/test_repair.py).
 MOJIBAKE_CHECK_BYTES = 512
 #: Confidence of UTF-8 whose text :func:`onemail.detect.repair` would change (D14): the
@@ -306,11 +301,11 @@ _CJK_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
 
 def _frequency_pattern() -> re.Pattern:
     """The pattern deleting all but common ideographs, kana and KS X 1001 Hangul: a superset of
-    what :func:`onemail.detect.scoring.classify` counts as frequency evidence (it also drops
+    what :func:`onemail.detect._scoring.classify` counts as frequency evidence (it also drops
     isolated characters). The three sets are disjoint: one deletion counts their sum."""
     if not _patterns:
+        from ._scoring import _not_in
         from ._tables.common import COMMON_HAN, KS_HANGUL
-        from .scoring import _not_in
 
         kana = "".join(map(chr, range(0x3040, 0x3100)))
         _patterns.append(_not_in(COMMON_HAN + kana + KS_HANGUL))
@@ -346,7 +341,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     """Score every candidate on ``sample``; single-byte pages chosen on all of ``data``.
 
     The design's windows-1252 and ISO-8859-1 rows become the two single-byte pages the
-    language model ranks first (:mod:`onemail.detect.langmodel`; D8); the second loses
+    language model ranks first (:mod:`onemail.detect._langmodel`; D8); the second loses
     ``LM_POINTS`` per nat of log-likelihood it trails by (at most ``LM_CAP``).
     """
     if forced_utf8:
@@ -582,7 +577,7 @@ def _utf8(data: bytes) -> Detection:
     sample = _sample(data, UTF8_RUNNER_UP_BYTES)
     found = _rank(sample, sample, forced_utf8=True)
     if found.confidence > MOJIBAKE_CONFIDENCE:
-        from .repair import repair
+        from ._repair import repair
 
         text = _sample(data, MOJIBAKE_CHECK_BYTES).decode("utf-8", "ignore")
         if repair(text).steps:  # (repair starts with the cheap repair_possible test)

@@ -352,7 +352,7 @@ def score_counts(c: Counts, errors: int, extended: bool = True, good: float = 0.
     rounds).
 
     ``good`` is the number of non-ASCII characters that are common letters of a plausible
-    language (:mod:`onemail.detect.langmodel`): the alphabetic counterpart of the common
+    language (:mod:`onemail.detect._langmodel`): the alphabetic counterpart of the common
     ideographs, added to the frequency signal (``35 * good / chars``, the sum capped at 35).
     """
     n = c.chars
