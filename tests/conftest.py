@@ -31,21 +31,20 @@ SHARED_REASON = (
 _SKIP_LOCATION = (str(Path(__file__)), sys._getframe().f_lineno)
 _QUOTED_PATH = re.compile(r"No such file or directory: '([^']+)'")
 #: The tests' own skip reasons for absent shared data ("../shared/corpus/rtf is not present",
-#: "mojibake corpus not present", ...), and the empty parametrization of a corpus-driven test.
-_SHARED_SKIP = re.compile(r"(\.\./shared|corpus|corpora|whatwg).*(not present|missing)"
-                          r"|got empty parameter set", re.I)
+#: "mojibake corpus not present", ...), each with the part it is about, and the empty
+#: parametrization of a data-driven test (about any part).
+_OWN_SKIPS = (
+    (re.compile(r"(\.\./shared/corpus|corpus|corpora).*(not present|missing)", re.I), (CORPUS,)),
+    (re.compile(r"whatwg.*(not present|missing)", re.I), (WHATWG,)),
+    (re.compile(r"\.\./shared\b.*(not present|missing)", re.I), (SHARED,)),
+    (re.compile(r"got empty parameter set"), SHARED_PARTS),
+)
 
 
 def _in_missing_part(path: str | Path) -> bool:
     """True if ``path`` lies inside a part of ``../shared`` that is missing."""
     p = Path(path).resolve()
     return any(p == part or part in p.parents for part in MISSING)
-
-
-def skip_without_shared() -> None:
-    """Skip the calling test with :data:`SHARED_REASON` if any part of ``../shared`` is missing."""
-    if MISSING:
-        pytest.skip(SHARED_REASON)
 
 
 def _about_missing_shared(report: pytest.CollectReport | pytest.TestReport,
@@ -55,7 +54,9 @@ def _about_missing_shared(report: pytest.CollectReport | pytest.TestReport,
         return False
     if report.skipped and isinstance(report.longrepr, tuple):
         reason = report.longrepr[2]
-        return str(SHARED) in reason or _SHARED_SKIP.search(reason) is not None
+        return str(SHARED) in reason or any(
+            pattern.search(reason) and any(not part.exists() for part in parts)
+            for pattern, parts in _OWN_SKIPS)
     if not report.failed:
         return False
     if isinstance(exc, FileNotFoundError) and exc.filename is not None:

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import pkgutil
 import sys
+from collections.abc import Callable
 
 from . import __version__
 
@@ -42,8 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     _tolerant_streams()
+    run: Callable[[argparse.Namespace], int] = args.run
     try:
-        return args.run(args)
+        return run(args)
     except BrokenPipeError:
         return 0
 

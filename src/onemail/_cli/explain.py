@@ -48,11 +48,12 @@ MEANINGS: dict[str, str] = {
     "InvalidIso2022": "A byte or escape sequence that the ISO-2022 decoder (the ISO-2022-JP "
                       "family, ISO-2022-KR, HZ) cannot read in its current state; U+FFFD.",
     # onemail.text.IssueKind: transfer-level damage inside encoded words and parameters.
-    "InvalidBase64": "Damaged base64 in a B-encoded word (RFC 2047 section 4.1): a character "
-                     "outside the alphabet, or padding or length that does not fit; the bytes "
-                     "that could be decoded are kept.",
+    "InvalidBase64": "Damaged base64 in a B-encoded word (RFC 2047 section 4.1): missing or wrong "
+                     "padding, or a one-character tail; characters outside the alphabet and data "
+                     "after the padding are skipped, and every decodable byte is kept.",
     "InvalidQuotedPrintable": "An '=' in a Q-encoded word (RFC 2047 section 4.2) that is not "
-                              "followed by two hex digits; kept as it is.",
+                              "followed by two hex digits; it stays a literal '=' and the rest of "
+                              "the word decodes.",
     "InvalidPercentEscape": "A '%' in an RFC 2231 extended value that is not followed by two hex "
                             "digits; kept literally.",
     # onemail.text.IssueKind: syntax.
@@ -90,8 +91,8 @@ MEANINGS: dict[str, str] = {
                               "declared range, or what is there, was read.",
     "OutputLimitExceeded": "The header's RAWSIZE is above the output limit (256 MiB); nothing was "
                            "decoded.",
-    "ExpansionRatioExceeded": "The header's RAWSIZE is above 20 times the input length (no real "
-                              "stream expands that much); nothing was decoded.",
+    "ExpansionRatioExceeded": "The header's RAWSIZE is above 20 times the input length; nothing "
+                              "was decoded.",
     "MissingEndMarker": "The compressed data ends before its end marker; everything decoded is "
                         "kept.",
     "ReferenceBeyondDictionary": "A dictionary reference to a position nothing was written to "
@@ -114,22 +115,26 @@ MEANINGS: dict[str, str] = {
     "LoneSurrogate": "A \\uN surrogate without its partner; given as U+FFFD.",
     "InvalidCodePageBytes": "Bytes of an RTF text run that its code page cannot map; each became "
                             "U+FFFD.",
-    "AmbiguousUnknownCodePage": "A code page (\\cpg, \\fcharset or \\ansicpg) onemail does not "
-                                "know: the document's code page, else windows-1252, was used; "
-                                "reported once per code page.",
+    "AmbiguousUnknownCodePage": "A code page onemail cannot decode (\\cpg4242, say): the run was "
+                                "decoded in the document's code page, else windows-1252; reported "
+                                "once per code page.",
     # onemail.message.MessageIssueKind: documented resolutions.
-    "AmbiguousDefaultCharset": "A text part without a charset parameter: its charset was chosen "
-                               "by RFC 6657's default for its media type.",
-    "AmbiguousDetectedCharset": "A body's charset was chosen by the charset detector "
-                                "(onemail.detect).",
+    "AmbiguousDefaultCharset": "A text part (or an Outlook string body) without a charset, holding"
+                               " 8-bit bytes that are valid UTF-8: read as UTF-8. 7-bit content is"
+                               " US-ASCII and reports nothing; other 8-bit content goes to the "
+                               "detector (AmbiguousDetectedCharset).",
+    "AmbiguousDetectedCharset": "An 8-bit body that is not valid UTF-8 and has no usable charset: "
+                                "the charset detector (onemail.detect) chose it.",
     "AmbiguousInBandCharset": "A body's charset was taken from the body itself: a byte order mark, "
                               "an HTML meta tag or an XML declaration.",
     "AmbiguousCharsetConflict": "The charset found in the body (byte order mark, meta tag, XML "
                                 "declaration) and the declared one disagree.",
     "AmbiguousUnknownTransferEncoding": "An unknown Content-Transfer-Encoding: the body was "
-                                        "taken as it is.",
-    "AmbiguousMislabelledCharset": "The body does not decode in its declared charset; another "
-                                   "charset was used.",
+                                        "taken as it stands, as 8bit.",
+    "AmbiguousMislabelledCharset": "The body plainly is not in its declared charset (UTF-8, UTF-7 "
+                                   "or a 7-bit ISO-2022 or HZ label with many invalid bytes, or "
+                                   "US-ASCII holding valid UTF-8): it was read as UTF-8, or in the"
+                                   " detector's charset.",
     "AmbiguousTextAfterBase64": "Text after the end of a base64 body (a mailing-list footer): not "
                                 "decoded as base64; appended to a text part's text, left out of "
                                 "other parts' data.",
