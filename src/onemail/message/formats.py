@@ -4,7 +4,7 @@ This module owns three things every reader of the message layer shares:
 
 * **Signatures and sniffing** (:func:`sniff`): an Outlook ``.msg`` starts with the OLE2 compound
   file signature ``D0 CF 11 E0 A1 B1 1A E1`` (MS-CFB 2.2); a TNEF stream (``winmail.dat``) with
-  ``0x223E9F78`` little-endian (MS-OXTNEF 2.1.3.1); an mbox with ``From `` (RFC 4155); an RFC
+  ``0x223E9F78`` little-endian (MS-OXTNEF 2.1.3.1); an mbox with ``"From "`` (RFC 4155); an RFC
   5322 message with a header field (``name:``) or an empty header section.
 * **Limits** (the ``MAX_*`` constants): how long a header value, how deep a MIME tree, how many
   nested messages, how large an Outlook stream is read. Each limit that cuts something is

@@ -120,7 +120,7 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
 
 def _header_start(data: bytes) -> int:
     """Where the header section starts: after a UTF-8 byte order mark (a message saved by an
-    editor) and after an mbox ``From `` line at the top (a message/rfc822 part copied from a
+    editor) and after an mbox ``"From "`` line at the top (a message/rfc822 part copied from a
     mailbox: flanker's yahoo complaint), neither of which is a header field (M10)."""
     start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     if data.startswith(b"From ", start):

@@ -5,10 +5,10 @@ RFC 5322 / MIME). :func:`read` gives the first message of an mbox. Anything else
 an empty file, a text file) gives a :class:`Message` whose ``error`` says so: reading never
 raises on bad input.
 
-An mbox (RFC 4155) is split at separator lines: the first line when it starts with ``From ``,
-then every line that starts with ``From `` and holds a time of day (``12:34``), as the asctime
-date of RFC 4155 does, so that an unescaped ``From `` line of a body (mboxo) rarely splits a
-message. ``>From `` quoting is undone the mboxrd way (one ``>`` removed from ``>...>From ``
+An mbox (RFC 4155) is split at separator lines: the first line when it starts with ``"From "``,
+then every line that starts with ``"From "`` and holds a time of day (``12:34``), as the asctime
+date of RFC 4155 does, so that an unescaped ``"From "`` line of a body (mboxo) rarely splits a
+message. ``">From "`` quoting is undone the mboxrd way (one ``>`` removed from ``">...>From "``
 lines). Each line is looked at once: splitting is linear in the mailbox.
 """
 
@@ -143,11 +143,12 @@ def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
 def read_mbox(source: Source, *, repair: bool = False) -> Iterator[Message]:
     """Yield every message of an mbox file (RFC 4155), in order (module docstring).
 
-    Input that does not start with ``From `` is read as one message.
+    Input that does not start with ``"From "`` is read as one message.
 
     :param source: as for :func:`read`; a path of :data:`~onemail.message.formats.MMAP_BYTES`
         or more is memory-mapped (one message at a time is copied).
-    :raises OSError: the path cannot be read. :raises TypeError: wrong ``source`` type.
+    :raises OSError: the path cannot be read.
+    :raises TypeError: wrong ``source`` type.
     """
     ctx = ReadContext(repair, 0, read_bytes)
     if isinstance(source, (str, os.PathLike)):
@@ -172,8 +173,8 @@ def read_mbox(source: Source, *, repair: bool = False) -> Iterator[Message]:
 def mbox_spans(data: bytes | mmap.mmap) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each message of an mbox, separator lines excluded.
 
-    A separator is the first line (``From ...``), then any line starting with ``From `` that
-    holds a time of day. A ``From `` line without its line feed separates nothing.
+    A separator is the first line (``From ...``), then any line starting with ``"From "`` that
+    holds a time of day. A ``"From "`` line without its line feed separates nothing.
     """
     n = len(data)
     if not data[:5] == b"From ":
