@@ -1,0 +1,61 @@
+"""Where a message came from: :class:`Source`, the place of one message inside what was read.
+
+A mail archive is a container (an mbox, a Maildir, a PST, a zip of .eml files, ...); a message
+is found at a place inside it. :class:`Source` names that place so that a record can say where
+its message came from and a reader can find it again:
+
+* ``path`` -- the file or folder named by the user, as given (``-`` for standard input);
+* ``container`` -- what kind of container the message was found in (:data:`CONTAINERS`);
+* ``member`` -- the file inside a folder or archive holding the message (a Maildir file
+  ``cur/1234.host:2,S``, an MH message ``inbox/12``, a zip member ``mail/a.eml``), else ``None``;
+* ``index`` -- the message's number inside its file, from 0 (an mbox's n-th message; 0 for a
+  file of one message), or inside its PST folder;
+* ``offset`` / ``length`` -- the byte range of the message in its (decompressed) file, when it
+  has one (mbox), else ``None``;
+* ``folder`` -- the folder path inside a PST/OST (``Top of Personal Folders/Inbox``), or a
+  Maildir++ folder name, else ``None``;
+* ``flags`` -- Maildir flags from the file name (``"RS"``), else ``None``;
+* ``compression`` -- ``gzip``, ``bzip2`` or ``xz`` when the file was decompressed, else ``None``.
+
+:meth:`Source.key` orders sources the way a sequential read meets them, so that records read in
+shards sort back into that order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["CONTAINERS", "Source"]
+
+CONTAINERS = frozenset({"eml", "mbox", "maildir", "mh", "msg", "tnef", "pst", "zip", "stdin"})
+"""The kinds of container a message can be found in (``eml``: a file holding one RFC 5322
+message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """The place of one message (module docstring). Picklable; JSON by :meth:`to_json`."""
+
+    path: str
+    container: str
+    member: str | None = None
+    index: int = 0
+    offset: int | None = None
+    length: int | None = None
+    folder: str | None = None
+    flags: str | None = None
+    compression: str | None = None
+
+    def key(self) -> tuple:
+        """A sort key: sources in the order a sequential read of the same paths meets them."""
+        return (self.path, self.member or "", self.folder or "", self.index, self.offset or 0)
+
+    def to_json(self) -> dict[str, object]:
+        """Return the fields as a JSON object (``None`` fields left out, ``path`` and
+        ``container`` always present)."""
+        out: dict[str, object] = {"path": self.path, "container": self.container}
+        for name in ("member", "index", "offset", "length", "folder", "flags", "compression"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
