@@ -101,12 +101,58 @@ _PS_MAPI = "00020328-0000-0000-c000-000000000046"
 _PS_PUBLIC_STRINGS = "00020329-0000-0000-c000-000000000046"
 
 
+def _loop(fat, start: int, count: int, limit: int | None = None) -> int | None:
+    """The step (from 0) at which the sector chain from ``start`` comes back to a sector it
+    passed, or reaches a sector at or beyond ``limit``, within ``count`` steps; ``None`` when it
+    does neither (it ends, or leaves the table)."""
+    seen: set[int] = set()
+    sect = start
+    size = len(fat)
+    for step in range(count):
+        if limit is not None and limit <= sect < size:
+            return step
+        if sect >= size:  # ENDOFCHAIN, FREESECT and other markers, or out of range
+            return None
+        if sect in seen:
+            return step
+        seen.add(sect)
+        sect = fat[sect]
+    return None
+
+
+def _container_issues(ole) -> list[MessageIssue]:
+    """Damage of the compound file itself (MS-CFB 2.3-2.6): a loop in the directory chain, the
+    mini FAT chain or the mini stream's chain (each read again and again until its size), and
+    what olefile noted and went on (an entry referenced twice by sibling links, a duplicate
+    name, a sector index out of range)."""
+    out = []
+    sectors = len(ole.fat)
+    chains = (("msg:directory", ole.first_dir_sector, sectors),
+              ("msg:minifat", ole.first_mini_fat_sector, ole.num_mini_fat_sectors),
+              ("msg:ministream", ole.root.isectStart, -(-ole.root.size // ole.sectorsize)))
+    for where, start, count in chains:
+        step = _loop(ole.fat, start, min(count, sectors))
+        if step is not None:
+            out.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, where, step * ole.sectorsize, 0))
+            if where == "msg:ministream":  # mini sectors past the loop hold repeated bytes
+                ole._onemail_mini_limit = step * ole.sectorsize // ole.minisectorsize  # noqa: SLF001
+    out.extend(MessageIssue(MessageIssueKind.MALFORMED_MSG, "msg:/", 0, 0) for _ in ole.parsing_issues)
+    return out
+
+
 class _Reader:
     def __init__(self, ole, entries: list[list[str]]) -> None:
         self.ole = ole
         self.children: dict[tuple[str, ...], list[str]] = {}
         for path in entries:
             self.children.setdefault(tuple(path[:-1]), []).append(path[-1])
+        self.container: list[MessageIssue] = []
+        if ole.minifat is None and ole.root.size:
+            try:
+                ole.loadminifat()
+            except Exception:  # noqa: BLE001 - mini streams then fail one by one, reported
+                self.container.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, "msg:minifat", 0, 0))
+        self.container += _container_issues(ole)
         self.issues: list[MessageIssue] = []
         self.names = self._named_properties()
 
@@ -147,14 +193,28 @@ class _Reader:
 
     def _stream(self, storage: tuple[str, ...], name: str) -> bytes | None:
         path = [*storage, name]
+        where = self._where(storage, name)
         try:
-            if self.ole.get_size(path) > MAX_STREAM_BYTES:
-                self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, self._where(storage, name), 0, 0))
+            size = self.ole.get_size(path)
+            if size > MAX_STREAM_BYTES:
+                self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, where, 0, 0))
                 return None
-            return self.ole.openstream(path).read()
+            data = self.ole.openstream(path).read()
+            entry = self.ole.direntries[self.ole._find(path)]  # noqa: SLF001 - the entry's chain
         except Exception:  # noqa: BLE001 - a broken chain in the FAT: reported, not raised
-            self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, self._where(storage, name), 0, 0))
+            self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, where, 0, 0))
             return None
+        limit = None
+        if size < self.ole.minisectorcutoff:
+            fat, unit = self.ole.minifat, self.ole.minisectorsize
+            limit = getattr(self.ole, "_onemail_mini_limit", None)
+        else:
+            fat, unit = self.ole.fat, self.ole.sectorsize
+        step = _loop(fat, entry.isectStart, -(-size // unit), limit) if fat is not None else None
+        if step is not None:  # the chain comes back to a sector: only what came before it is data
+            self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, where, step * unit, size - step * unit))
+            data = data[:step * unit]
+        return data
 
     def bag(self, storage: tuple[str, ...], header: int) -> mapi.PropertyBag:
         """Read one storage's properties."""
@@ -200,7 +260,7 @@ class _Reader:
                                                     0, 0))
 
     def message(self, storage: tuple[str, ...], *, top: bool, ctx: ReadContext) -> Message:
-        saved, self.issues = self.issues, []
+        saved, self.issues = self.issues, list(self.container) if top else []
         names = self.children.get(storage, [])
         bag = self.bag(storage, 32 if top else 24)
         recipients = [self.bag((*storage, n), 8) for n in sorted(names) if n.startswith(_RECIP)]
