@@ -264,7 +264,7 @@ def measure(name: str, n: int, timeout: float) -> dict:
         return {"timeout": timeout}
     lines = out.stdout.strip().splitlines()
     if out.returncode or not lines:
-        return {"error": (out.stderr.strip().splitlines() or ["exit %d" % out.returncode])[-1][:100]}
+        return {"error": (out.stderr.strip().splitlines() or [f"exit {out.returncode}"])[-1][:100]}
     return json.loads(lines[-1])
 
 
