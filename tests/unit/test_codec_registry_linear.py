@@ -76,3 +76,21 @@ def test_the_locator_gives_what_decoding_each_prefix_gives(cs):
         locate = registry._Locator(cs, data)
         for issue in [i for i in issues if not i.kind.is_ambiguous and i.length]:
             assert locate(issue) == len(cs.decode(data[:issue.offset])), (data, issue)
+
+
+@pytest.mark.parametrize("key", ["utf-8", "utf-7", "gb18030", "shift_jis", "iso-2022-jp", "utf-16le"])
+def test_decoding_in_chunks_equals_decoding_at_once(monkeypatch, key):
+    """Long inputs are decoded for the handler in chunks; the result is the same."""
+    cs = charsets.for_label(key)
+    rng = random.Random(key)
+    data = b"".join(rng.choice([b"\xef\xbf\xbd", b"\xff", b"ab", b"\x1b$B", b"+//0-", b"\x81",
+                                rng.randbytes(3)]) for _ in range(300))
+    name = f"onemail-{cs.key}"
+    want = {e: data.decode(name, e) for e in ("ignore", "test.tag", "backslashreplace")}
+    monkeypatch.setattr(registry, "_CHUNK", 7)
+    registry._cache.clear()
+    try:
+        for errors, text in want.items():
+            assert data.decode(name, errors) == text, errors
+    finally:
+        registry._cache.clear()
