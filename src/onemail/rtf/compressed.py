@@ -611,7 +611,9 @@ class Decompressor:
     Differences from :func:`decompress`, because the input length is known only at the end
     (RT6): the expansion check compares RAWSIZE with COMPSIZE + 4, and
     ``CompressedSizeMismatch`` is found by :meth:`finish` (it is placed in :attr:`defects`
-    where the one-shot function puts it).
+    where the one-shot function puts it, also for a stream refused by RAWSIZE: RT60). Apart
+    from that check, every chunking gives the output, defects and ``crc_verified`` of
+    :func:`decompress` (property-tested at every split).
 
     :param max_output: the most bytes to produce (default 256 MiB).
     :raises TypeError, ValueError: for a bad ``max_output``.
