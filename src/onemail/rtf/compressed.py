@@ -611,7 +611,9 @@ class Decompressor:
     Differences from :func:`decompress`, because the input length is known only at the end
     (RT6): the expansion check compares RAWSIZE with COMPSIZE + 4, and
     ``CompressedSizeMismatch`` is found by :meth:`finish` (it is placed in :attr:`defects`
-    where the one-shot function puts it).
+    where the one-shot function puts it, also for a stream refused by RAWSIZE: RT60). Apart
+    from that check, every chunking gives the output, defects and ``crc_verified`` of
+    :func:`decompress` (property-tested at every split).
 
     :param max_output: the most bytes to produce (default 256 MiB).
     :raises TypeError, ValueError: for a bad ``max_output``.
@@ -700,13 +702,13 @@ class Decompressor:
         tail = b""
         if state == "header":
             defects.append(RtfDefect(_HT, 0, self.consumed))
-        elif state != "refused":
+        elif self._csm_at >= 0:  # not refused by COMPTYPE: decompress checks COMPSIZE next
             if self._end != self.consumed:
                 defects.insert(self._csm_at, RtfDefect(_CSM, 0, 4))
             if state == "lzfu":
                 tail = self._run(b"", True)
                 if self.state == "lzfu":  # the data ended before the end marker
-                    defects.append(RtfDefect(_MEM, min(self._end, self.consumed), 0))
+                    defects.append(RtfDefect(_MEM, max(16, min(self._end, self.consumed)), 0))
         self.state = "done"
         if state in ("header", "refused"):
             return b""
@@ -725,6 +727,7 @@ class Decompressor:
         if comptype != LZFU and comptype != MELA:
             self._defects.append(RtfDefect(_UCT, 8, 4))
             self.state = "refused"
+            self._csm_at = -1  # decompress stops before the COMPSIZE check
             return
         self._csm_at = len(self._defects)
         if rawsize > self.max_output:

@@ -27,7 +27,9 @@ from __future__ import annotations
 import bisect
 import codecs
 import re
+import sys
 import threading
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import unescape as _unescape
@@ -89,6 +91,8 @@ _NOT_BYTE_CODE_PAGES = frozenset({1200, 1201, 12000, 12001})
 _C1_HOLE_CODE_PAGES = frozenset({874, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258})
 
 _codec_cache: dict[int, str | None] = {}
+# The code points of an array("I") as bytes, in this machine's byte order.
+_UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
 _recorder = threading.local()
 _RECORD_ERRORS = "onemail.rtf.record"
 _RECORD_ERRORS_C1 = "onemail.rtf.record-c1"
@@ -354,12 +358,25 @@ def deencapsulate(rtf: bytes | bytearray | memoryview,
 _DEFAULT_OPTIONS = DeencapsulationOptions()
 
 
+def _input_offset(offset: int) -> int:
+    """The input offset of a run map entry (``~offset`` marks a ``\\'hh``)."""
+    return offset if offset >= 0 else ~offset
+
+
 class _Walker:
-    """The de-encapsulation walk: state between tokens, and the pending byte run."""
+    """The de-encapsulation walk: state between tokens, the pending byte run and the pending
+    ``\\uN`` characters.
+
+    Memory stays near the input size (issue 16: 10^6 ``\\uN`` took 14x): the byte run is one
+    ``bytearray`` whose map back to input offsets has one entry per stretch of pieces that
+    follow each other in the input (a text run, or ``\\'hh`` escapes 4 bytes apart), and
+    ``\\uN`` characters are gathered as code points in an ``array`` and decoded to one
+    ``str`` per stretch, not one ``str`` object each. At most one of the two is pending.
+    """
 
     __slots__ = ("html", "decoder", "defects", "out", "fonts", "ansicpg", "charset_cp",
-                 "deff", "cp_cache", "pend", "pend_offsets", "pend_cp", "reported",
-                 "high")
+                 "deff", "cp_cache", "pend", "segs", "seg_next", "pend_cp",
+                 "reported", "high", "units")
 
     def __init__(self, html: bool, decoder: CodePageDecoder, defects: list) -> None:
         self.html = html
@@ -371,11 +388,16 @@ class _Walker:
         self.charset_cp = 1252
         self.deff = 0
         self.cp_cache: dict = {}
-        self.pend: list[bytes] = []
-        self.pend_offsets: list[int] = []  # input offset per piece; ~offset marks \'hh
+        self.pend = bytearray()  # the pending byte run
+        # The map of the run to the input, flat: (run index, input offset) for each stretch,
+        # the offset as ~offset for a stretch of \\'hh (4 input bytes per byte); seg_next is
+        # where the last stretch would continue (as ~offset for \\'hh).
+        self.segs = array("q")
+        self.seg_next = 0
         self.pend_cp = 0
         self.reported: set[int] = set()
         self.high: tuple[int, int, int] | None = None  # pending high surrogate
+        self.units = array("I")  # pending characters of \uN, as code points
 
     # -- code pages ------------------------------------------------------------------
     def doc_cp(self) -> int:
@@ -403,17 +425,15 @@ class _Walker:
     # -- output ----------------------------------------------------------------------
     def flush(self) -> None:
         pend = self.pend
-        raw = pend[0] if len(pend) == 1 else b"".join(pend)
-        offsets = self.pend_offsets
+        raw = bytes(pend)
         cp = self.pend_cp
         errors: list = []
         text = None if cp in _NOT_BYTE_CODE_PAGES else self.decoder(cp, raw, errors)
         if text is None:
             if cp not in self.reported:
                 self.reported.add(cp)
-                first = offsets[0]
                 self.defects.append(RtfDefect(RtfDefectKind.AMBIGUOUS_UNKNOWN_CODE_PAGE,
-                                              first if first >= 0 else ~first, 0))
+                                              _input_offset(self.segs[1]), 0))
             fallback = self.doc_cp()
             text = (self.decoder(fallback, raw, errors)
                     if fallback != cp and fallback not in _NOT_BYTE_CODE_PAGES else None)
@@ -424,29 +444,29 @@ class _Walker:
         if errors:
             self._report_bytes(errors)
         self.out.append(text)
-        self.pend = []
-        self.pend_offsets = []
+        del pend[:]
+        del self.segs[:]
+
+    def flush_units(self) -> None:
+        self.out.append(self.units.tobytes().decode(_UTF32))
+        del self.units[:]
 
     def _report_bytes(self, errors: list) -> None:
         """Map ``(offset, length)`` in the joined run back to input offsets."""
-        spans = []  # (run start, input offset, bytes per run byte)
-        at = 0
-        for piece, off in zip(self.pend, self.pend_offsets, strict=True):
-            spans.append((at, off if off >= 0 else ~off, 1 if off >= 0 else 4))
-            at += len(piece)
-        starts = [s[0] for s in spans]
+        segs = self.segs
+        starts = segs[0::2]
         for start, length in errors:
-            i = bisect.bisect_right(starts, start) - 1
-            run_at, off, step = spans[i]
-            j = bisect.bisect_right(starts, max(start + length - 1, start)) - 1
-            run_end_at, end_off, end_step = spans[j]
-            first = off + (start - run_at) * step
-            last = end_off + (start + length - 1 - run_end_at) * end_step + end_step
+            i = 2 * (bisect.bisect_right(starts, start) - 1)
+            j = 2 * (bisect.bisect_right(starts, max(start + length - 1, start)) - 1)
+            off, end_off = segs[i + 1], segs[j + 1]
+            step, end_step = (1 if off >= 0 else 4), (1 if end_off >= 0 else 4)
+            first = _input_offset(off) + (start - segs[i]) * step
+            last = _input_offset(end_off) + (start + length - 1 - segs[j]) * end_step + end_step
             self.defects.append(RtfDefect(RtfDefectKind.INVALID_CODE_PAGE_BYTES, first,
                                           last - first))
 
-    def add(self, piece: bytes, offset: int, cp: int) -> None:
-        """Add bytes to the pending run (``offset`` is ``~offset`` for a ``\\'hh``)."""
+    def _open(self, cp: int, offset: int) -> None:
+        """Prepare the run for a piece at input ``offset`` (``~offset`` for a ``\\'hh``)."""
         if self.high is not None:
             self.lone_high()
         if self.pend:
@@ -454,16 +474,30 @@ class _Walker:
                 self.flush()
                 self.pend_cp = cp
         else:
+            if self.units:
+                self.flush_units()
             self.pend_cp = cp
-        self.pend.append(piece)
-        self.pend_offsets.append(offset)
+        if offset != self.seg_next or not self.pend:
+            self.segs.extend((len(self.pend), offset))
+
+    def add(self, piece: bytes, offset: int, cp: int) -> None:
+        """Add text bytes at input ``offset`` to the pending run."""
+        self._open(cp, offset)
+        self.pend += piece
+        self.seg_next = offset + len(piece)
+
+    def add_hex(self, value: int, offset: int, cp: int) -> None:
+        """Add the byte of a ``\\'hh`` escape at input ``offset`` to the pending run."""
+        self._open(cp, ~offset)
+        self.pend.append(value)
+        self.seg_next = ~(offset + 4)
 
     def lone_high(self) -> None:
         _unit, offset, length = self.high
         self.high = None
         if self.pend:
             self.flush()
-        self.out.append("\ufffd")
+        self.units.append(0xFFFD)
         self.defects.append(RtfDefect(RtfDefectKind.LONE_SURROGATE, offset, length))
 
     def emit(self, text: str) -> None:
@@ -471,6 +505,8 @@ class _Walker:
             self.lone_high()
         if self.pend:
             self.flush()
+        elif self.units:
+            self.flush_units()
         self.out.append(text)
 
     def unicode(self, unit: int, offset: int, length: int) -> None:
@@ -484,12 +520,18 @@ class _Walker:
             if self.high is not None:
                 high = self.high[0]
                 self.high = None
-                self.out.append(chr(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00)))
+                self.units.append(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
             else:
-                self.emit("\ufffd")
+                if self.pend:
+                    self.flush()
+                self.units.append(0xFFFD)
                 self.defects.append(RtfDefect(RtfDefectKind.LONE_SURROGATE, offset, length))
         else:
-            self.emit(chr(unit))
+            if self.high is not None:
+                self.lone_high()
+            if self.pend:
+                self.flush()
+            self.units.append(unit)
 
     # -- the walk --------------------------------------------------------------------
     def run(self, tokens) -> str:  # noqa: C901 - one dispatch loop is the fast path
@@ -620,7 +662,7 @@ class _Walker:
                 if skip:
                     skip -= 1
                     continue
-                self.add(_BYTES[a], ~offset, cp)
+                self.add_hex(a, offset, cp)
             elif code == T_SYMBOL:
                 if a == b"*":
                     star = True
@@ -641,10 +683,9 @@ class _Walker:
             self.lone_high()
         if self.pend:
             self.flush()
+        elif self.units:
+            self.flush_units()
         return "".join(self.out)
-
-
-_BYTES = [bytes((i,)) for i in range(256)]
 
 
 # ---------------------------------------------------------------------------------------

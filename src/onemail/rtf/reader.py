@@ -71,6 +71,22 @@ _TOKEN = re.compile(
 )
 
 
+def _long_parameter(digits: bytes) -> int:
+    """Return the value of a parameter of more than 11 characters, or one just out of range.
+
+    Leading zeros do not count (``\\fs000000000024`` is 24); any other run of more than 10
+    digits is beyond the signed 32-bit range, so ``2**31`` (or ``-2**31 - 1``) stands for it and
+    the caller clamps it. Never calls ``int()`` on more than 10 digits, so a run of any length
+    costs one scan.
+    """
+    negative = digits[:1] == b"-"
+    body = digits[negative:].lstrip(b"0")
+    if len(body) > 10:
+        return _INT_MIN - 1 if negative else _INT_MAX + 1
+    number = int(body or b"0")
+    return -number if negative else number
+
+
 def _scan(data: bytes, max_depth: int, defects: list | None) -> Iterator[tuple]:
     """Yield ``(code, offset, length, a, b)`` tuples for the tokens of ``data``.
 
@@ -96,7 +112,9 @@ def _scan(data: bytes, max_depth: int, defects: list | None) -> Iterator[tuple]:
             elif kind == 5:
                 name = m.group(4)
                 digits = m.group(5)
-                number = int(digits)
+                # At most 11 characters ("-2147483648") can be in range; longer runs are
+                # clamped without int(), which refuses more than 4,300 digits (issue 16).
+                number = int(digits) if len(digits) <= 11 else _long_parameter(digits)
                 if number > _INT_MAX or number < _INT_MIN:
                     if defects is not None:
                         defects.append(RtfDefect(RtfDefectKind.PARAMETER_OVERFLOW,

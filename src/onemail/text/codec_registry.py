@@ -8,6 +8,10 @@ The codec face follows Python's contract, not ours: each issue that wrote U+FFFD
 ``UnicodeDecodeError(name, data, offset, offset + length, kind.value)`` handed to
 ``codecs.lookup_error(errors)``, so ``"strict"`` raises at the first one and ``"replace"`` equals
 onemail's native output. ``Ambiguous*`` issues never reach the handler.
+
+Every handler costs time linear in the input (issue 16: 40 kB holding a literal U+FFFD took
+5.9 s with ``"ignore"``): when the text holds U+FFFD decoded from valid bytes, the U+FFFD of
+each issue is found by one streaming pass (:class:`_Locator`), not by decoding each prefix.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ __all__ = ["register", "unregister"]
 
 _registered = False
 _cache: dict[str, codecs.CodecInfo | None] = {}
+#: Inputs longer than this are decoded for a Python error handler in chunks of this size, so
+#: that memory follows the chunk's issues, not the whole input's (bench/bombs.py
+#: codec-literal-fffd, 8 MB: peak RSS 585 MB in one piece, 59 MB in chunks of 256 KiB).
+_CHUNK = 1 << 18
 
 
 def _norm(name: str) -> str:
@@ -95,6 +103,51 @@ def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=N
     return "".join(out)
 
 
+class _Locator:
+    """Give the index in the text of each issue's U+FFFD, in one pass over the input.
+
+    The index of the U+FFFD of an issue at byte ``offset`` is the length of the text of the
+    bytes before it, ``len(cs.decode(data[:offset]))``. Issues come in input order, so a
+    streaming decoder is fed up to each offset in turn; the text of the bytes it holds back is
+    what a copy of it gives at the end of the stream (streaming equals one-shot decoding at
+    every split, tests/properties). Each byte is decoded once, plus at most a few held-back
+    bytes per issue.
+
+    :param cs: the charset.
+    :param data: the bytes the issues point into (their offsets minus ``base``).
+    :param state: the family state at ``data[0]`` (``None`` at the start of a stream).
+    :param base: the stream offset of ``data[0]``.
+    """
+
+    __slots__ = ("cs", "data", "state", "base", "dec", "fed", "chars")
+
+    def __init__(self, cs, data: bytes, state=None, base: int = 0) -> None:
+        self.cs, self.data, self.state, self.base = cs, data, state, base
+        self.dec = None
+
+    def _restart(self) -> None:
+        self.dec = self._decoder((b"", self.state), self.base)
+        self.fed = 0
+        self.chars = 0
+
+    def _decoder(self, state, position: int):
+        dec = self.cs.new_decoder()
+        dec.setstate(state)
+        dec.position = position
+        return dec
+
+    def __call__(self, issue: TextIssue) -> int:
+        at = issue.offset - self.base
+        if self.dec is None or at < self.fed:  # out of order: start again (not seen in practice)
+            self._restart()
+        if at > self.fed:
+            self.chars += len(self.dec.decode(self.data[self.fed:at], False))
+            self.fed = at
+        dec = self.dec
+        tail = self._decoder(dec.getstate(), dec.position).decode(b"", True) if dec.getstate()[0] else ""
+        return self.chars + len(tail)
+
+
 def _make_info(target) -> codecs.CodecInfo:
     if target == "imap":
         from . import utf7
@@ -115,12 +168,25 @@ def _make_info(target) -> codecs.CodecInfo:
     name = f"onemail-{cs.name}"
 
     def decode(data, errors="strict"):
-        issues: list[TextIssue] = []
         data = bytes(data)
-        text = cs.decode(data, issues)
-        # the U+FFFD of an issue follows the text of the bytes before it
-        return _apply_handler(name, data, text, issues, errors,
-                              locate=lambda issue: len(cs.decode(data[:issue.offset]))), len(data)
+        if errors == "replace" or len(data) <= _CHUNK:
+            issues: list[TextIssue] = []
+            text = cs.decode(data, issues)
+            # the U+FFFD of an issue follows the text of the bytes before it
+            return _apply_handler(name, data, text, issues, errors, locate=_Locator(cs, data)), len(data)
+        # In chunks, so that the issues of one chunk at a time exist (streaming equals one-shot
+        # decoding); the handler still sees the whole input and offsets into it.
+        dec = cs.new_decoder()
+        out = []
+        for at in range(0, len(data), _CHUNK):
+            start = dec.position
+            pending, state = dec.getstate()
+            chunk = data[at:at + _CHUNK]
+            issues = []
+            text = dec.decode(chunk, at + _CHUNK >= len(data), issues)
+            out.append(_apply_handler(name, data, text, issues, errors,
+                                      locate=_Locator(cs, pending + chunk, state, start)))
+        return "".join(out), len(data)
 
     def encode(text, errors="strict"):
         issues: list[TextIssue] = []
@@ -138,9 +204,11 @@ def _make_info(target) -> codecs.CodecInfo:
         def decode(self, data, final=False):
             issues: list[TextIssue] = []
             start = self._dec.position
-            pending = self._dec.getstate()[0]
+            pending, state = self._dec.getstate()
             text = self._dec.decode(data, final, issues)
-            return _apply_handler(name, pending + bytes(data), text, issues, self.errors, start)
+            buf = pending + bytes(data)
+            return _apply_handler(name, buf, text, issues, self.errors, start,
+                                  locate=_Locator(cs, buf, state, start))
 
         def reset(self):
             self._dec.reset()

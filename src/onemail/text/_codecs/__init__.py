@@ -12,17 +12,28 @@ encodings. A :class:`Codec` has two faces:
   ``Unencodable`` issue whose offset is the index of the character in ``text``.
 
 Issues are appended to ``issues`` (when it is not ``None``) with ``offset`` added to their byte
-offsets.
+offsets, only with ``append`` and ``extend`` (or, for a :class:`~onemail.text.issues.BoundedIssues`,
+``add_run``: ADR 0016).
+
+Errors are collected as *error records* before they become issues: ``(offset, length)`` for one
+error, or ``(offset, width, count)`` for ``count`` adjacent errors of ``width`` bytes each, so a
+run of dense damage (10 MB of bytes no charset maps, issue 16) costs one record, not ten million.
+:func:`report` turns records into issues: one per error for a list, one per run for a
+``BoundedIssues``. The error handlers that record (``RECORD_UTF_8`` ...) take such a run in one
+call: after an error, the bytes that are an error of one unit on their own from any state (UTF-8
+``80..C1`` and ``F5..FF``; a lone UTF-16 trail surrogate; a UTF-32 unit above U+10FFFF or in
+the surrogate range) are replaced there and then, as the codec would one call at a time.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 import threading
 
 from ..issues import IssueKind, TextIssue
 
-__all__ = ["Codec", "recording", "RECORD", "RECORD_ENCODE"]
+__all__ = ["Codec", "recording", "report", "RECORD", "RECORD_ENCODE"]
 
 _local = threading.local()
 
@@ -35,8 +46,36 @@ RECORD_ENCODE = "onemail.record-encode"
 def _record_decode(exc: UnicodeError):
     if not isinstance(exc, UnicodeDecodeError):
         raise exc
-    _local.spans.append((exc.start, exc.end))
+    spans = _local.spans
+    spans.append((exc.start, exc.end - exc.start))
+    if len(spans) >= _FLUSH:
+        _flush(spans)
     return ("\ufffd", exc.end)
+
+
+def _run_recorder(lone: bytes, width: int):
+    """Return a decode error handler that records the error, then the run of ``lone`` units.
+
+    ``lone`` is a regex of one unit that is an error whatever comes before or after it; such
+    units after the error are replaced and recorded as one ``(offset, width, count)`` record.
+    """
+    match = re.compile(b"(?:" + lone + b")*+").match  # possessive: no backtracking stack
+
+    def handler(exc: UnicodeError):
+        if not isinstance(exc, UnicodeDecodeError):
+            raise exc
+        spans = _local.spans
+        start, end = exc.start, exc.end
+        spans.append((start, end - start))
+        if len(spans) >= _FLUSH:
+            _flush(spans)
+        count = (match(exc.object, end).end() - end) // width
+        if not count:
+            return ("\ufffd", end)
+        spans.append((end, width, count))
+        return ("\ufffd" * (count + 1), end + count * width)
+
+    return handler
 
 
 def _record_encode(exc: UnicodeError):
@@ -49,29 +88,105 @@ def _record_encode(exc: UnicodeError):
 codecs.register_error(RECORD, _record_decode)
 codecs.register_error(RECORD_ENCODE, _record_encode)
 
+#: Decode error handlers that record runs (module docstring), per codec.
+RECORD_UTF_8 = "onemail.record-utf-8"
+RECORD_UTF_16LE = "onemail.record-utf-16le"
+RECORD_UTF_16BE = "onemail.record-utf-16be"
+RECORD_UTF_32LE = "onemail.record-utf-32le"
+RECORD_UTF_32BE = "onemail.record-utf-32be"
+_ANY = rb"[\x00-\xff]"
+codecs.register_error(RECORD_UTF_8, _run_recorder(rb"[\x80-\xc1\xf5-\xff]", 1))
+codecs.register_error(RECORD_UTF_16LE, _run_recorder(_ANY + rb"[\xdc-\xdf]", 2))
+codecs.register_error(RECORD_UTF_16BE, _run_recorder(rb"[\xdc-\xdf]" + _ANY, 2))
+# A UTF-32 unit above U+10FFFF (high byte not 0, or 0 then above 0x10) or a surrogate.
+codecs.register_error(RECORD_UTF_32LE, _run_recorder(
+    _ANY + rb"{3}[\x01-\xff]|" + _ANY + rb"{2}[\x11-\xff]\x00|" + _ANY + rb"[\xd8-\xdf]\x00\x00", 4))
+codecs.register_error(RECORD_UTF_32BE, _run_recorder(
+    rb"[\x01-\xff]" + _ANY + rb"{3}|\x00[\x11-\xff]" + _ANY + rb"{2}|\x00\x00[\xd8-\xdf]" + _ANY, 4))
+
 
 class recording:  # noqa: N801 - used as a context manager, like a function
     """Collect the spans the ``onemail.record*`` error handlers see inside the ``with`` block.
 
     Re-entrant and thread-safe (the span list is per thread and saved/restored).
-    ``spans`` is a list of ``(start, end)`` pairs: byte offsets for decoding, string indices for
-    encoding.
+    ``spans`` is a list of error records (module docstring) for decoding, of ``(start, end)``
+    string indices for encoding.
+
+    :param issues: for decoding only: the destination issue list, or ``None``. When it is a
+        :class:`~onemail.text.issues.BoundedIssues`, the records are handed to it every
+        ``_FLUSH`` records (``kind`` and ``offset`` as in :func:`report`), so their memory stays
+        bounded; the caller reports what is left.
     """
 
-    __slots__ = ("spans", "_saved")
+    __slots__ = ("spans", "sink", "_saved")
 
-    def __enter__(self) -> list[tuple[int, int]]:
-        self._saved = getattr(_local, "spans", None)
+    def __init__(self, issues=None, kind=None, offset: int = 0) -> None:
+        add_runs = getattr(issues, "add_runs", None)
+        self.sink = None if add_runs is None else (add_runs, kind, offset)
+
+    def __enter__(self) -> list:
+        self._saved = (getattr(_local, "spans", None), getattr(_local, "sink", None))
         self.spans = _local.spans = []
+        _local.sink = self.sink
         return self.spans
 
     def __exit__(self, *exc) -> None:
-        _local.spans = self._saved
+        _local.spans, _local.sink = self._saved
 
 
-def spans_to_issues(spans, kind: IssueKind, issues: list, offset: int) -> None:
-    """Append one ``TextIssue(kind, offset + start, end - start)`` per span."""
-    issues.extend(TextIssue(kind, offset + s, e - s) for s, e in spans)
+#: Records a recording hands to its BoundedIssues at a time.
+_FLUSH = 4096
+
+
+def _flush(spans: list) -> None:
+    sink = _local.sink
+    if sink is not None:
+        add_runs, kind, offset = sink
+        add_runs(kind, _runs(spans, offset))
+        spans.clear()
+
+
+def report(records, kind: IssueKind, issues: list, offset: int) -> None:
+    """Add the errors of ``records`` (module docstring) to ``issues``, ``offset`` added.
+
+    A list gets one ``TextIssue(kind, offset + o, length)`` per error, in order. An issue list
+    with ``add_runs`` (:class:`~onemail.text.issues.BoundedIssues`) gets the runs of adjacent
+    errors in one call, which is what appending each error would give it, without making an
+    object per error.
+    """
+    if not records:
+        return
+    add_runs = getattr(issues, "add_runs", None)
+    if add_runs is None:
+        append = issues.append
+        for r in records:
+            if len(r) == 2:
+                append(TextIssue(kind, offset + r[0], r[1]))
+            else:
+                o, w, n = r
+                o += offset
+                issues.extend(TextIssue(kind, o + k * w, w) for k in range(n))
+        return
+    add_runs(kind, _runs(records, offset))
+
+
+def _runs(records, offset: int):
+    """Yield ``(offset, length)`` of each run of adjacent errors in ``records``."""
+    start = end = -1
+    for r in records:
+        o = offset + r[0]
+        stop = o + (r[1] if len(r) == 2 else r[1] * r[2])
+        if o == end and stop > o:
+            end = stop
+            continue
+        if start >= 0:
+            yield start, end - start
+        start, end = o, stop
+        if stop == o:  # a position: never part of a run
+            yield o, 0
+            start = end = -1
+    if start >= 0:
+        yield start, end - start
 
 
 def encode_with(codec_name: str, text: str, issues: list | None) -> bytes:

@@ -96,6 +96,14 @@ Why the fast path is exact.
    decoded by the reference, the rest by the C codec with the
    handler. Every byte is decoded at most three times, so damaged input takes linear time, and
    sparse damage stays near C speed.
+4a. Lone error bytes. A boundary byte that the standard's decoder, from a clean state, reads
+   as an error of one byte (Shift_JIS 0xA0 and 0xFD-0xFF, for instance; derived from the
+   reference, ``_lone_errors``) leaves it clean again, and so does a run of them. Where a
+   once-run of the handler stops (the standard is clean there), the handler also replaces the
+   run of such bytes that follows, each by U+FFFD, and records them as one ``(offset, 1, count)``
+   record: the output is what one handler call per byte gives, in one call (issue 16: 10 MB of
+   them took one call per byte). Every position in the run is after a boundary byte and is
+   where an error ends, so step 4's property holds.
 5. Streaming. With ``final`` false, a fresh C incremental decoder (strict) decodes the
    complete units and holds back an unfinished unit at the end; its start is a unit boundary,
    hence clean for the standard's decoder too, and becomes the end of what was ``consumed``
@@ -110,11 +118,12 @@ Why the fast path is exact.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 import threading
 
 from ..issues import IssueKind, TextIssue
-from . import Codec
+from . import Codec, report
 
 __all__ = ["CjkCodec"]
 
@@ -135,6 +144,14 @@ def _reference_handler(exc: UnicodeError):
     if pending:
         job[3] = pos
         return ("".join(out), end)
+    # The standard's decoder is clean at pos: a run of lone error bytes there (each an error on
+    # its own, a boundary byte) is replaced in this call, one record for all (step 4a).
+    count = job[4](data, pos).end() - pos
+    if count:
+        out.append(FFFD * count)
+        if job[2] is not None:
+            job[2].append((pos, 1, count))
+        pos += count
     return ("".join(out), pos)
 
 
@@ -164,6 +181,15 @@ _ALIGN_LOOKBACK = 4096
 _MAX_SPLITS = 8
 # Step 3a: first bytes closer than this on average (after two) are left to the regex.
 _HOP_SPACING = 512
+# Step 4a: runs of lone error bytes at least this long skip the reference's byte loop (a
+# shorter run costs more in the regex hand-over than in the loop).
+_LONE_RUN = 16
+
+
+@functools.cache
+def _repeat(byte: bytes) -> re.Pattern:
+    """The regex of a run of ``byte`` (one byte)."""
+    return re.compile(re.escape(byte) + b"+")
 
 
 def _accept(data, text, fixups, suspects):
@@ -197,7 +223,8 @@ class CjkCodec(Codec):
     :meth:`_ref` and :meth:`_encode_code_point`; :attr:`boundary` may be narrowed.
     """
 
-    __slots__ = ("_t", "_fast", "_checks", "_scans", "_incremental", "_enc", "_rev", "_encode_fast")
+    __slots__ = ("_t", "_fast", "_checks", "_scans", "_incremental", "_enc", "_rev", "_encode_fast",
+                 "_lone", "_lone_runs")
 
     #: key of ``_tables.cjk_suspects.FAST``
     fast_key = ""
@@ -261,7 +288,28 @@ class CjkCodec(Codec):
                 scan = (lengths, units, searches, tuple(in_text))
             self._scans = (None,) * (len(stages) - 1) + (scan,)
             f = self._fast = (stages, *stages[-1], rx.search, table)
+            self._lone = self._lone_errors(table)
         return f
+
+    def _lone_errors(self, is_boundary: bytes):
+        """Return the ``match`` of a regex of runs of *lone error bytes* (module docstring, 4a).
+
+        A lone error byte is a boundary byte that the reference, from a clean state, decodes
+        as one error of one byte, ending clean (it reads ``byte`` + LF as U+FFFD, LF). Derived
+        from the reference itself, so it holds for every family.
+        """
+        lone = []
+        for b in range(256):
+            if not is_boundary[b]:
+                continue
+            out: list[str] = []
+            errs: list = []
+            self._ref(bytes((b, 0x0A)), 0, 2, True, out, errs, False)
+            if "".join(out) == FFFD + "\n" and errs == [(0, 1)]:
+                lone.append(b)
+        cls = b"[" + b"".join(re.escape(bytes((b,))) for b in lone) + b"]" if lone else b"(?!)"
+        self._lone_runs = re.compile(cls + b"{%d,}" % _LONE_RUN)
+        return re.compile(cls + b"*").match
 
     def _check(self, k, data, text):
         """Return the standard's text given stage ``k``'s strict C ``text`` of ``data``, or ``None``.
@@ -493,7 +541,12 @@ class CjkCodec(Codec):
                         a -= 1
                     if a == stop and a and not is_boundary[data[a - 1]]:
                         a = data.rfind(b"\n", 0, p) + 1
-                    m = search(data, p + len(u))
+                    q = p + len(u)
+                    if q < n and data[q] == data[p] and len(u) == 1 and is_boundary[data[p]]:
+                        # A run of one boundary byte (10 MB of 0xFF): the spans of its bytes
+                        # touch, so their union is found at once.
+                        q = _repeat(u).match(data, p).end()
+                    m = search(data, q)
                     b = n if m is None else m.end()
                     spans.append((a, b))
                     p = find(u, b)
@@ -520,14 +573,37 @@ class CjkCodec(Codec):
         """
         raise NotImplementedError
 
+    def _ref_runs(self, data, i, end, final, out, errs):
+        """:meth:`_ref` from a clean state at ``i``, with long runs of lone error bytes at once.
+
+        A run of at least ``_LONE_RUN`` lone error bytes (step 4a) whose first byte follows a
+        boundary byte (or is at ``i``) starts where the standard is clean, so each of its bytes
+        is one error and the standard is clean after it: the run becomes U+FFFD per byte and
+        one error record. The rest goes to the reference. Same output as ``_ref``.
+        """
+        is_boundary = self._fast[5]
+        pos = i
+        for m in self._lone_runs.finditer(data, i, end):
+            a, b = m.span()
+            if a > pos and not is_boundary[data[a - 1]]:
+                a += 1  # the first byte may end the sequence before it
+            if b - a < _LONE_RUN:
+                continue
+            if pos < a:  # ends after a boundary byte: clean, nothing pending
+                self._ref(data, pos, a, True, out, errs, False)
+            out.append(FFFD * (b - a))
+            if errs is not None:
+                errs.append((a, 1, b - a))
+            pos = b
+        return self._ref(data, pos, end, final, out, errs, False)
+
     def reference_decode(self, data: bytes, issues: list | None, offset: int, final: bool = True):
         """Decode with the pure-Python reference only; return ``(text, consumed)``."""
         out: list[str] = []
         errs = [] if issues is not None else None
         pos, _ = self._ref(data, 0, len(data), final, out, errs, False)
         if errs:
-            kind = self.invalid_kind
-            issues.extend(TextIssue(kind, offset + o, k) for o, k in errs)
+            report(errs, self.invalid_kind, issues, offset)
         return "".join(out), pos
 
     # -- decoding ---------------------------------------------------------------------------
@@ -590,7 +666,7 @@ class CjkCodec(Codec):
                         consumed = pos + pending
                         break
                 if a < b:
-                    p, stop = self._ref(data, a, b, final or b < n, out, errs, False)
+                    p, stop = self._ref_runs(data, a, b, final or b < n, out, errs)
                     if stop:
                         consumed = p
                         break
@@ -599,8 +675,7 @@ class CjkCodec(Codec):
         if self._fast[2]:
             text = self._fix(text)
         if errs:
-            kind = self.invalid_kind
-            issues.extend(TextIssue(kind, offset + o, k) for o, k in errs)
+            report(errs, self.invalid_kind, issues, offset)
         return text, consumed
 
     def _with_handler(self, data, final, errs, base):
@@ -609,7 +684,7 @@ class CjkCodec(Codec):
         Errors are appended to ``errs`` with ``base`` added to their offsets.
         """
         mine = errs if base == 0 or errs is None else []
-        job = [self._ref, final, mine, None]
+        job = [self._ref, final, mine, None, self._lone]
         saved = getattr(_local, "job", None)
         _local.job = job
         try:
@@ -617,7 +692,7 @@ class CjkCodec(Codec):
         finally:
             _local.job = saved
         if mine is not errs and mine:
-            errs.extend((base + o, k) for o, k in mine)
+            errs.extend((base + r[0], *r[1:]) for r in mine)
         return text, job[3]
 
     # -- encoding ---------------------------------------------------------------------------

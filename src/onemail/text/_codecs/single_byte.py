@@ -12,28 +12,39 @@ pointer for every code point in these indexes: tested).
 from __future__ import annotations
 
 import codecs
+import re
 
 from ..issues import IssueKind, TextIssue
 from . import RECORD_ENCODE, Codec, recording
 
 _charmap_decode = codecs.charmap_decode
+_FFFD_RUN = re.compile("\ufffd+")
 _charmap_encode = codecs.charmap_encode
 
 
 class SingleByteCodec(Codec):
     """A table-driven single-byte codec (one byte, one character)."""
 
-    __slots__ = ("table", "_encoding_map")
+    __slots__ = ("table", "_decoding_table", "_encoding_map")
     invalid_kind = IssueKind.INVALID_SINGLE_BYTE
 
     def __init__(self, key: str, table: str) -> None:
         super().__init__(key)
         self.table = table
+        # The table with U+FFFD for each unmapped byte: decoding needs no error handler (one
+        # call per unmapped byte made 10 MB of them take 4 s). No table maps a byte to U+FFFD
+        # (tested), so each U+FFFD of the text is an unmapped byte.
+        self._decoding_table = table.replace("\ufffe", "\ufffd")
         self._encoding_map = None
 
     def decode(self, data, issues, offset):
-        text = _charmap_decode(data, "replace", self.table)[0]
+        text = _charmap_decode(data, "strict", self._decoding_table)[0]
         if issues is not None and "\ufffd" in text:
+            add_runs = getattr(issues, "add_runs", None)
+            if add_runs is not None:  # a BoundedIssues: the runs in one call (ADR 0016)
+                add_runs(self.invalid_kind,
+                         ((offset + m.start(), m.end() - m.start()) for m in _FFFD_RUN.finditer(text)))
+                return text
             find = text.find
             i = find("\ufffd")
             kind = self.invalid_kind

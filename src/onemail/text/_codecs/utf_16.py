@@ -15,15 +15,26 @@ from __future__ import annotations
 import codecs
 
 from ..issues import IssueKind
-from . import RECORD, Codec, encode_with, recording, spans_to_issues
+from . import (
+    RECORD_UTF_16BE,
+    RECORD_UTF_16LE,
+    RECORD_UTF_32BE,
+    RECORD_UTF_32LE,
+    Codec,
+    encode_with,
+    recording,
+    report,
+)
 
 
 class _UnitCodec(Codec):
-    __slots__ = ("_decode_fn", "_python_name")
+    __slots__ = ("_decode_fn", "_python_name", "_record")
 
     def __init__(self, key, python_name):
         super().__init__(key)
         self._python_name = python_name
+        self._record = {"utf-16-le": RECORD_UTF_16LE, "utf-16-be": RECORD_UTF_16BE,
+                        "utf-32-le": RECORD_UTF_32LE, "utf-32-be": RECORD_UTF_32BE}[python_name]
         # codecs.utf_16_le_decode etc. take (data, errors, final) and return (text, consumed).
         self._decode_fn = getattr(codecs, python_name.replace("-", "_") + "_decode")
 
@@ -39,9 +50,9 @@ class _UnitCodec(Codec):
         if issues is None:
             text, used = self._decode_fn(data, "replace", final)
             return text, used, None
-        with recording() as spans:
-            text, used = self._decode_fn(data, RECORD, final)
-        spans_to_issues(spans, self.invalid_kind, issues, offset)
+        with recording(issues, self.invalid_kind, offset) as spans:
+            text, used = self._decode_fn(data, self._record, final)
+        report(spans, self.invalid_kind, issues, offset)
         return text, used, None
 
     def encode(self, text, issues):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 
 from ..issues import IssueKind
-from . import RECORD, Codec, encode_with, recording, spans_to_issues
+from . import RECORD_UTF_8, Codec, encode_with, recording, report
 
 _utf_8_decode = codecs.utf_8_decode
 
@@ -36,9 +36,9 @@ class Utf8Codec(Codec):
         if issues is None:
             text, used = _utf_8_decode(data, "replace", final)
             return text, used, None
-        with recording() as spans:
-            text, used = _utf_8_decode(data, RECORD, final)
-        spans_to_issues(spans, IssueKind.INVALID_UTF8, issues, offset)
+        with recording(issues, IssueKind.INVALID_UTF8, offset) as spans:
+            text, used = _utf_8_decode(data, RECORD_UTF_8, final)
+        report(spans, IssueKind.INVALID_UTF8, issues, offset)
         return text, used, None
 
     def encode(self, text, issues):

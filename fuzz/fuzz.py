@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Run one fuzz target of ``fuzz/targets.py`` under atheris (libFuzzer), or write its seeds.
+
+``python fuzz/fuzz.py TARGET [libFuzzer options and corpus folders]`` fuzzes; onemail is
+instrumented for coverage as it is imported. ``python fuzz/fuzz.py --seeds TARGET FOLDER``
+writes the target's seed inputs (from ``../shared/corpus/``, read now) into FOLDER, outside the
+project. ``fuzz/run`` does both. See ``fuzz/README.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "src"))
+
+
+def write_seeds(name: str, folder: Path) -> int:
+    import targets
+
+    folder.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for data in targets.seed_inputs(name):
+        (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        n += 1
+    return n
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) >= 3 and argv[1] == "--seeds":
+        print(f"{write_seeds(argv[2], Path(argv[3]))} seeds for {argv[2]}", file=sys.stderr)
+        return 0
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    import atheris
+
+    with atheris.instrument_imports(include=["onemail"]):
+        import onemail
+
+        # Every module now (the packages load theirs lazily), so all of them are instrumented.
+        for mod in pkgutil.walk_packages(onemail.__path__, "onemail."):
+            if not mod.name.startswith(("onemail._cli", "onemail.cli")):
+                importlib.import_module(mod.name)
+    import targets
+
+    name = argv[1]
+    if name not in targets.TARGETS:
+        print(f"unknown target {name!r}; targets: {', '.join(targets.TARGETS)}", file=sys.stderr)
+        return 2
+    fn = targets.TARGETS[name][0]
+    # Load the lazy modules once (tables, codecs) before fuzzing, so they are instrumented too.
+    for data in (b"", b"x", b"\xff" * 8):
+        try:
+            fn(data)
+        except AssertionError:
+            pass
+    atheris.Setup([argv[0], *argv[2:]], fn)
+    atheris.Fuzz()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

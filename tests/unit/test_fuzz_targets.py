@@ -1,0 +1,39 @@
+"""The fuzz targets of ``fuzz/targets.py`` hold on corpus seeds and on every finding of the
+fuzzers (issue 16); no fuzzer is needed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+FUZZ = Path(__file__).resolve().parents[2] / "fuzz"
+sys.path.insert(0, str(FUZZ))
+
+import targets  # noqa: E402
+
+#: Inputs the fuzzers found that broke a target once (target, input), each fixed since.
+FINDINGS: list[tuple[str, bytes]] = []
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_every_target_holds_on_seeds(corpus, name):
+    fn = targets.TARGETS[name][0]
+    seeds = list(targets.seed_inputs(name))[:25]
+    assert seeds, name
+    for data in seeds:
+        fn(data)
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_every_target_holds_on_small_inputs(name):
+    fn = targets.TARGETS[name][0]
+    for data in (b"", b"\x00", b"\xff" * 40, b"{\\rtf1" + b"9" * 5000, b"=?" * 300,
+                 b"From \r\n\r\n" + b"0:00 " * 50):
+        fn(data)
+
+
+@pytest.mark.parametrize(("name", "data"), FINDINGS)
+def test_findings_stay_fixed(name, data):
+    targets.TARGETS[name][0](data)
