@@ -43,6 +43,9 @@ class IssueKind(enum.Enum):
     # Syntax.
     MALFORMED_ENCODED_WORD = "MalformedEncodedWord"
     MALFORMED_EXTENDED_VALUE = "MalformedExtendedValue"
+    #: An IMAP modified UTF-7 run that encodes printable ASCII (RFC 3501 5.1.3: it must be
+    #: written directly; ``&`` as ``&-``): decoded, the whole run reported (T83).
+    MALFORMED_IMAP_UTF7 = "MalformedImapUtf7"
     # Limits.
     ENCODED_WORD_TOO_LONG = "EncodedWordTooLong"
     # Encoding: a character the charset lacks was written as "?" (offset = index in the text).
