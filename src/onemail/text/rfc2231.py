@@ -155,14 +155,17 @@ class ParameterCollector:
     [('title', 'This is fun', 'en', 'continuation')]
     """
 
-    __slots__ = ("_fallback", "_buf", "_rec", "_flags", "_ids", "_spell", "_skips", "_view")
+    __slots__ = ("_fallback", "_buf", "_rec", "_base", "_num", "_flags", "_ids", "_spell", "_skips",
+                 "_view")
 
     def __init__(self, *, fallback="windows-1252") -> None:
         self._fallback = _WINDOWS_1252 if fallback == "windows-1252" else charset_arg(fallback, "fallback")
         self._buf = bytearray()  # every value, one after the other
-        # per parameter: end of its value in _buf, source offset of the value's first byte,
-        # name id (index into _spell), section key (-1 for a plain name)
+        # per parameter: end of its value in _buf and source offset of the value's first byte
+        # (two items each), name id (index into _spell), section key (-1 for a plain name)
         self._rec = array("q")
+        self._base = array("q")
+        self._num = array("q")
         self._flags = bytearray()
         self._ids: dict[str, int] = {}
         self._spell: list[str] = []
@@ -196,19 +199,21 @@ class ParameterCollector:
             self._skips[len(self._flags)] = skips
         buf = self._buf
         buf += value
-        self._rec.extend((len(buf), offset, ident, number))
+        self._rec.extend((len(buf), offset))
+        self._base.append(ident)
+        self._num.append(number)
         self._flags.append(flags)
 
     def _value(self, e: int) -> bytes:
         rec = self._rec
-        start = rec[4 * e - 4] if e else 0
+        start = rec[2 * e - 2] if e else 0
         view = self._view
-        return bytes(view[start:rec[4 * e]]) if view is not None else bytes(self._buf[start:rec[4 * e]])
+        return bytes(view[start:rec[2 * e]]) if view is not None else bytes(self._buf[start:rec[2 * e]])
 
     def _pos(self, e: int, k: int) -> int:
         """Source offset of byte ``k`` of value ``e``."""
         skips = self._skips.get(e)
-        return self._rec[4 * e + 1] + k + (bisect_right(skips, k) if skips else 0)
+        return self._rec[2 * e + 1] + k + (bisect_right(skips, k) if skips else 0)
 
     def _to_source(self, e, start: int, end: int) -> tuple[int, int]:
         return self._pos(e, start), self._pos(e, end - 1) + 1
@@ -232,11 +237,10 @@ class ParameterCollector:
         """
         plain: dict[int, int] = {}
         sections: dict[int, array] = {}
-        rec = self._rec
-        for e in range(len(self._flags)):
-            ident = rec[4 * e + 2]
-            if rec[4 * e + 3] < 0:
-                plain.setdefault(ident, e)
+        for e, (ident, number) in enumerate(zip(self._base, self._num, strict=True)):
+            if number < 0:
+                if ident not in plain:
+                    plain[ident] = e
             else:
                 entries = sections.get(ident)
                 if entries is None:
@@ -303,10 +307,9 @@ class ParameterCollector:
         return self._fallback.decode(raw, local, 0), self._fallback.name
 
     def _extended(self, name: str, entries: array) -> DecodedParameter:
-        rec = self._rec
-        if any(rec[4 * entries[k] + 3] < rec[4 * entries[k - 1] + 3] for k in range(1, len(entries))):
-            # stable: duplicates keep source order
-            entries = sorted(entries, key=lambda e: rec[4 * e + 3])
+        num = self._num
+        if any(num[entries[k]] < num[entries[k - 1]] for k in range(1, len(entries))):
+            entries = sorted(entries, key=num.__getitem__)  # stable: duplicates keep source order
         flags = self._flags
         found: list[TextIssue] = []
         charset_label = None
@@ -346,7 +349,7 @@ class ParameterCollector:
             text, used = self._decode_raw(raw, local)
         if local:
             spans = self._spans(entries, first_start)
-            found.extend(map_issues(local, spans, len(raw), self._to_source, rec[4 * first + 1]))
+            found.extend(map_issues(local, spans, len(raw), self._to_source, self._rec[2 * first + 1]))
         return DecodedParameter(name, text, used, language, method, tuple(found))
 
     def _spans(self, entries, first_start: int):
@@ -464,6 +467,12 @@ def _pct(raw: bytes) -> str:
 _WS = b" \t\r\n"
 _SEPARATORS = b"; \t\r\n"
 _NAME = re.compile(rb"[^=; \t\r\n(\"]*")
+# Fast path of the tokenizer: separators, a name, "=", then a token or a quoted string without
+# quoted pairs or line ends, then ";" or the end. No class can match what follows it, so the
+# match cannot backtrack; anything else (comments, escapes, spaces in values ...) takes the
+# general path, which reads this shape the same way.
+_SIMPLE_PARAM = re.compile(rb'[; \t\r\n]*([^=; \t\r\n("]+)[ \t\r\n]*=[ \t\r\n]*'
+                           rb'(?:"([^"\\\r\n]*)"|([^;"() \t\r\n]+))[ \t\r\n]*(?=;|\Z)')
 
 
 def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssue] | None = None,
@@ -517,7 +526,17 @@ def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssu
     problems: list[TextIssue] = []
     k, main = _read_main(data, problems)
     n = len(data)
+    simple = _SIMPLE_PARAM.match
+    add = collector._add
     while k < n:
+        m = simple(data, k)
+        if m is not None:  # the common shape, in one match: name=token or name="plain"
+            name = m.group(1)
+            if name.split(b"*", 1)[0]:
+                vs, ve = m.span(2) if m.start(2) >= 0 else m.span(3)
+                add(name.decode("utf-8", "surrogateescape"), data[vs:ve], vs, None)
+                k = m.end()
+                continue
         k = _skip(data, k, _SEPARATORS, problems)
         if k >= n:
             break
@@ -550,7 +569,7 @@ def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssu
         if not name.split(b"*", 1)[0]:  # "*=test", "*0*=x": no name (T86)
             problems.append(TextIssue(_K_PARAM, s, _rstrip(data, s, k) - s))
             continue
-        collector._add(name.decode("utf-8", "surrogateescape"), val, voff, skips)
+        add(name.decode("utf-8", "surrogateescape"), val, voff, skips)
     params = collector.resolve()
     if folds is not None or offset:
         params = [_shift(p, folds, offset) for p in params]
