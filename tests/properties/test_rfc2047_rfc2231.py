@@ -154,6 +154,8 @@ def test_parameter_encode_round_trip_every_charset(label, value, part_length):
     cs = for_label(label)
     expected = "".join(c if c.isascii() and " " <= c <= "~" or not _unencodable(cs, c) else "?"
                        for c in value)
+    if label == "shift_jis":  # the Encoding Standard's Shift_JIS encoder writes these as ASCII
+        expected = expected.replace("\u00a5", "\\").replace("\u203e", "~")
     header = "attachment; " + "; ".join(encode_param("filename", value, label, part_length)) + "; size=3"
     main, params = parse_header_params(header)
     assert main == "attachment"

@@ -33,6 +33,7 @@ __all__ = [
     "escape_spans",
     "high_byte_span",
     "label_info",
+    "locate_in",
     "map_issues",
     "stateful_chunks",
     "unfold",
@@ -242,31 +243,18 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
 # Issues about decoded bytes -> the encoded input
 
 #: ``(key, start, end)``: the source of one decoded byte; ``key`` says which coordinate
-#: system ``start`` and ``end`` are in (the caller's ``to_source`` maps them).
+#: system ``start`` and ``end`` are in.
 Span = tuple[object, int, int]
+#: ``locate(indexes)``: the source ``(start, end)`` of each decoded byte index asked for
+#: (ascending, all below the number of decoded bytes).
+Locate = Callable[[list[int]], dict[int, tuple[int, int]]]
 
 
-def map_issues(local: list[TextIssue], spans: Iterator[Span], total: int,
-               to_source: Callable[[object, int, int], tuple[int, int]],
-               default: int) -> list[TextIssue]:
-    """Map issues over decoded bytes (offset = index into them) to source spans.
+def locate_in(spans: Iterator[Span], to_source: Callable[[object, int, int], tuple[int, int]]) -> Locate:
+    """A :data:`Locate` that walks ``spans`` (the source of each decoded byte, in order) once."""
 
-    ``spans`` yields the source of each decoded byte in order (``total`` of them); only the
-    bytes that start or end an issue are looked at, in one pass, so no per-byte list is
-    built. An issue covers the source of its first and last byte and what lies between them
-    (sections of a parameter may be written in any order: both ends are covered whatever their
-    order); a zero-length issue sits at the start of its byte; an issue past the end sits at
-    the end of the last byte's source (``default`` when there is none).
-    """
-    wanted: set[int] = set()
-    for i in local:
-        if i.offset < total:
-            wanted.add(i.offset)
-            wanted.add(min(i.offset + max(i.length, 1), total) - 1)
-    found: dict[int, tuple[int, int]] = {}
-    last_span: tuple[int, int] | None = None
-    if wanted:
-        need = sorted(wanted)
+    def locate(need: list[int]) -> dict[int, tuple[int, int]]:
+        found: dict[int, tuple[int, int]] = {}
         k = 0
         for index, (key, s, e) in enumerate(spans):
             if index == need[k]:
@@ -274,14 +262,30 @@ def map_issues(local: list[TextIssue], spans: Iterator[Span], total: int,
                 k += 1
                 if k == len(need):
                     break
-    if any(i.offset >= total for i in local) and total:
-        if total - 1 in found:
-            last_span = found[total - 1]
-        else:
-            for key, s, e in spans:  # the rest of the iterator: its last item
-                last_span = (key, s, e)
-            if last_span is not None:
-                last_span = to_source(*last_span)
+        return found
+
+    return locate
+
+
+def map_issues(local: list[TextIssue], locate: Locate, total: int, default: int) -> list[TextIssue]:
+    """Map issues over decoded bytes (offset = index into them) to source spans.
+
+    Only the bytes that start or end an issue are located (no per-byte list). An issue covers
+    the source of its first and last byte and what lies between them (sections of a parameter
+    may be written in any order: both ends are covered whatever their order); a zero-length
+    issue sits at the start of its byte; an issue past the end sits at the end of the last
+    byte's source (``default`` when there are no bytes).
+
+    :param total: the number of decoded bytes.
+    """
+    wanted: set[int] = set()
+    for i in local:
+        if i.offset < total:
+            wanted.add(i.offset)
+            wanted.add(min(i.offset + max(i.length, 1), total) - 1)
+        elif total:
+            wanted.add(total - 1)
+    found = locate(sorted(wanted)) if wanted else {}
     out = []
     for i in local:
         if i.offset < total:
@@ -290,7 +294,7 @@ def map_issues(local: list[TextIssue], spans: Iterator[Span], total: int,
             start = min(first[0], last[0])
             end = max(first[1], last[1]) if i.length > 0 else first[0]
         else:
-            start = end = last_span[1] if last_span is not None else default
+            start = end = found[total - 1][1] if total else default
         out.append(TextIssue(i.kind, start, end - start))
     return out
 

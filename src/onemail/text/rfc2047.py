@@ -189,33 +189,36 @@ def _label(label: bytes) -> tuple[Charset | None, object, bool]:
 
 class _Group:
     """Adjacent encoded words in one charset: their decoded bytes joined, and where each word's
-    text is (for issue offsets), in arrays rather than one object per word."""
+    text is (for issue offsets): the first word in attributes, the others in one array."""
 
-    __slots__ = ("cs", "key", "us_ascii", "raw", "buf", "texts", "b_words")
+    __slots__ = ("cs", "key", "us_ascii", "raw", "buf", "first", "more")
 
-    def __init__(self, cs, key, us_ascii: bool) -> None:
+    def __init__(self, cs, key, us_ascii: bool, raw: bytes, t: int, close: int, b: bool) -> None:
         self.cs = cs
         self.key = key
         self.us_ascii = us_ascii
-        self.raw = b""
+        self.raw = raw
         self.buf: bytearray | None = None
-        self.texts = array("q")  # t, close of each word's encoded text
-        self.b_words = bytearray()  # 1 for a B word
+        self.first = (t, close, b, len(raw))
+        self.more: array | None = None  # t, close, b, decoded length of each further word
 
     def add(self, raw: bytes, t: int, close: int, b: bool) -> None:
-        if not self.texts:
-            self.raw = raw
-        elif self.buf is None:
+        if self.more is None:
+            self.more = array("q")
             self.buf = bytearray(self.raw)
-            self.buf += raw
-        else:
-            self.buf += raw
-        self.texts.append(t)
-        self.texts.append(close)
-        self.b_words.append(b)
+        self.buf += raw
+        self.more.extend((t, close, b, len(raw)))
 
     def joined(self) -> bytes:
         return self.raw if self.buf is None else bytes(self.buf)
+
+    def words(self):
+        """``(t, close, b, decoded length)`` of each word, in order."""
+        yield self.first
+        more = self.more
+        if more is not None:
+            for k in range(0, len(more), 4):
+                yield more[k], more[k + 1], more[k + 2], more[k + 3]
 
 
 class _Decoder:
@@ -286,8 +289,9 @@ class _Decoder:
                 self._flush(group)
                 group = None
             if group is None:
-                group = _Group(cs, key, us_ascii)
-            group.add(raw, t, close, b)
+                group = _Group(cs, key, us_ascii, raw, t, close, b)
+            else:
+                group.add(raw, t, close, b)
             self.words += 1
             pos = end
             i = find(b"=?", end)
@@ -347,18 +351,43 @@ class _Decoder:
         raw = group.joined()
         issues = self.issues
         found: list[TextIssue] | None = [] if issues is not None else None
-        text = decode_bytes(raw, group.cs, group.us_ascii, found)[0]
+        cs = group.cs
+        if cs is not None and not group.us_ascii:
+            try:
+                text = cs.decode(raw, found, 0)
+            except ImportError:  # a family module not installed yet: unknown-charset rule (T1)
+                if found is not None:
+                    del found[:]
+                text = decode_bytes(raw, None, False, found)[0]
+        else:
+            text = decode_bytes(raw, cs, group.us_ascii, found)[0]
         if found:
-            issues.extend(map_issues(found, self._spans(group), len(raw), _as_is, group.texts[0]))
+            issues.extend(map_issues(found, lambda need: self._locate(group, need), len(raw),
+                                     group.first[0]))
         self.out.append(text)
 
-    def _spans(self, group: _Group):
-        """The encoded characters of each decoded byte of the group, in order."""
+    def _locate(self, group: _Group, need: list[int]) -> dict[int, tuple[int, int]]:
+        """The encoded characters of the decoded bytes ``need`` (ascending) of the group: only
+        the words that hold one are walked."""
         data = self.data
-        texts = group.texts
-        for k, b in enumerate(group.b_words):
-            t, close = texts[2 * k], texts[2 * k + 1]
-            yield from (_b_spans(data, t, close) if b else _q_spans(data, t, close))
+        found: dict[int, tuple[int, int]] = {}
+        k = 0
+        pos = 0
+        for t, close, b, length in group.words():
+            end = pos + length
+            if need[k] < end:
+                index = pos
+                for _key, s, e in (_b_spans(data, t, close) if b else _q_spans(data, t, close)):
+                    while k < len(need) and need[k] == index:
+                        found[index] = (s, e)
+                        k += 1
+                    if k == len(need) or need[k] >= end:
+                        break
+                    index += 1
+                if k == len(need):
+                    break
+            pos = end
+        return found
 
     def _emit_plain(self, seg: bytes, at: int) -> None:
         if seg.isascii():
@@ -390,10 +419,6 @@ class _Decoder:
                     texts.append(self.fb.decode(seg, issues, at))
             out = [texts[p] if type(p) is int else p for p in out]
         return "".join(out)
-
-
-def _as_is(_key, start: int, end: int) -> tuple[int, int]:
-    return start, end
 
 
 def _has_ws(field: bytes) -> bool:

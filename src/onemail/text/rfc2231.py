@@ -56,6 +56,7 @@ from ._header import (
     escape_spans,
     high_byte_span,
     label_info,
+    locate_in,
     map_issues,
     stateful_chunks,
     unfold,
@@ -348,8 +349,8 @@ class ParameterCollector:
         else:
             text, used = self._decode_raw(raw, local)
         if local:
-            spans = self._spans(entries, first_start)
-            found.extend(map_issues(local, spans, len(raw), self._to_source, self._rec[2 * first + 1]))
+            locate = locate_in(self._spans(entries, first_start), self._to_source)
+            found.extend(map_issues(local, locate, len(raw), self._rec[2 * first + 1]))
         return DecodedParameter(name, text, used, language, method, tuple(found))
 
     def _spans(self, entries, first_start: int):
