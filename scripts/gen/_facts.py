@@ -20,15 +20,18 @@ FACTS_INPUT = "repo:scripts/data/charsets.toml"
 IANA_INPUT = "repo:scripts/data/iana-character-sets.tsv"
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
 
 
 def loose(label: str) -> str:
-    """Return the loose form of a label: lower case, a leading ``x-``/``x_`` dropped, then
-    every character other than ``a-z`` and ``0-9`` dropped (``"X-ISO_2022-JP"`` -> ``"iso2022jp"``)."""
+    """Return the loose form of a label (T80): lower case, a leading ``x-``/``x_`` dropped,
+    then Unicode TS #22's charset alias matching: every character other than ``a-z`` and
+    ``0-9`` dropped, and the zeros that begin a number (``"X-ISO_2022-JP"`` -> ``"iso2022jp"``,
+    ``"IBM00858"`` -> ``"ibm858"``)."""
     lab = label.strip(" \t\n\f\r").lower()
     if lab[:2] in ("x-", "x_"):
         lab = lab[2:]
-    return _NOT_ALNUM.sub("", lab)
+    return _LEADING_ZEROS.sub("", _NOT_ALNUM.sub("", lab))
 
 
 def read_facts() -> list[dict]:

@@ -29,7 +29,7 @@ from _facts import FACTS_INPUT, IANA_INPUT, loose, read_facts, read_iana
 # Spec 000 step 1 takes these WHATWG labels before the standard's table (which says replacement).
 MAIL_ONLY_FIRST = {"iso-2022-kr", "csiso2022kr", "hz-gb-2312"}
 # spec 000 step 2, on the loose form (charsets.py holds the same pattern).
-CODE_PAGE_SPELLING = re.compile(r"(?:ms)?(?:cp|windows|codepage|ms)0*([1-9][0-9]{2,4})\Z")
+CODE_PAGE_SPELLING = re.compile(r"(?:ms)?(?:cp|windows|codepage|ms)([1-9][0-9]{2,4})\Z")
 
 
 def _tables():

@@ -2,8 +2,9 @@
 
 :func:`for_label` ignores ASCII case and surrounding white space and compares labels in their
 *loose* form (ASCII lower case, a leading ``x-`` or ``x_`` dropped as RFC 6648 says it adds
-nothing, then every character other than ``a-z`` and ``0-9`` dropped: ``X-EUC_JP``, ``eucjp``
-and ``euc-jp`` are one label; ambiguity T80). It looks, in order, at
+nothing, then Unicode TS #22's charset alias matching: every character other than ``a-z`` and
+``0-9`` dropped, and the zeros that begin a number: ``X-EUC_JP``, ``eucjp`` and ``euc-jp`` are
+one label, ``IBM00858`` and ``ibm858`` another; ambiguity T80). It looks, in order, at
 
 1. the mail-only labels (UTF-7, UTF-32, the ISO-2022 family and HZ, the DOS code pages, johab,
    the Mac OS pages beyond the standard's);
@@ -229,8 +230,9 @@ class IncrementalDecoder:
 
 # Step 2: a Windows-style code page spelling, matched on the loose form (scripts/gen/labels.py
 # holds the same pattern). "ibmNNN" is not one: IBM's CCSIDs are not Windows code pages (T80).
-_CODE_PAGE_SPELLING = re.compile(r"(?:ms)?(?:cp|windows|codepage|ms)0*([1-9][0-9]{2,4})\Z")
+_CODE_PAGE_SPELLING = re.compile(r"(?:ms)?(?:cp|windows|codepage|ms)([1-9][0-9]{2,4})\Z")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
 
 _ASCII_WS = " \t\n\f\r"
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -249,7 +251,7 @@ def _loose(label: str) -> str | None:
         return None
     if lab[:2] in ("x-", "x_"):
         lab = lab[2:]
-    return _NOT_ALNUM.sub("", lab)
+    return _LEADING_ZEROS.sub("", _NOT_ALNUM.sub("", lab))
 
 
 def for_label(label: str) -> Charset | None:
