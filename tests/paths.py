@@ -7,3 +7,5 @@ SHARED = (REPO / ".." / "shared").resolve()
 WHATWG = SHARED / "whatwg-encoding"
 CORPUS = SHARED / "corpus"
 DATA = REPO / "tests" / "data"
+#: The one table of charset facts (decoders, header names, code pages, mail-only labels).
+CHARSET_FACTS = REPO / "scripts" / "data" / "charsets.toml"

@@ -20,21 +20,19 @@ from __future__ import annotations
 
 import itertools
 import random
+import tomllib
 
 import pytest
+from paths import CHARSET_FACTS
 from whatwg_reference import index as read_index
 from whatwg_reference import utf8_reference, utf16_reference
 
 from onemail.text import IssueKind, TextIssue, for_label
 
-SINGLE_BYTE = [
-    "ibm866", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6",
-    "iso-8859-7", "iso-8859-8", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15",
-    "iso-8859-16", "koi8-r", "koi8-u", "macintosh", "windows-874", "windows-1250",
-    "windows-1251", "windows-1252", "windows-1253", "windows-1254", "windows-1255",
-    "windows-1256", "windows-1257", "windows-1258", "x-mac-cyrillic",
-]
-DOS = [437, 737, 775, 850, 852, 855, 857, 858, 860, 861, 862, 863, 864, 865, 869]
+# The single-byte encodings and where their tables come from: the charset facts.
+_FACTS = [d for d in tomllib.loads(CHARSET_FACTS.read_text(encoding="utf-8"))["decoder"] if "table" in d]
+SINGLE_BYTE = [d["key"] for d in _FACTS if d["table"] == "whatwg"]
+CPYTHON_TABLES = {d["key"]: d["table"].split(":", 1)[1] for d in _FACTS if d["table"].startswith("cpython:")}
 FFFD = "\ufffd"
 ALL_BYTES = bytes(range(256))
 # Every scalar value of the BMP and a few astral ones: the encoder's whole domain, sampled above.
@@ -80,21 +78,29 @@ def test_single_byte_index(name):
     check_table_encode(cs, byte_of)
 
 
-@pytest.mark.parametrize("cp", DOS)
-def test_dos_code_page_equals_cpython(cp):
-    cs = for_label(f"cp{cp}")
-    assert cs.key == f"ibm{cp}"
+def test_the_fact_lists():
+    assert len(SINGLE_BYTE) == 27
+    assert sorted(CPYTHON_TABLES.values()) == sorted(
+        [f"cp{cp}" for cp in (437, 737, 775, 850, 852, 855, 857, 858, 860, 861, 862, 863, 864, 865, 869)]
+        + ["mac_greek", "mac_iceland", "mac_latin2", "mac_turkish"])
+
+
+@pytest.mark.parametrize(("key", "codec"), sorted(CPYTHON_TABLES.items()))
+def test_cpython_table_equals_cpython(key, codec):
+    """DOS code pages and the Mac OS pages beyond the standard's: CPython's codec, both ways."""
+    cs = for_label(codec)
+    assert cs.key == key
     chars = []
     for b in range(256):
         try:
-            chars.append(bytes((b,)).decode(f"cp{cp}"))
+            chars.append(bytes((b,)).decode(codec))
         except UnicodeDecodeError:
             chars.append(None)
     check_table_decode(cs, chars, IssueKind.INVALID_SINGLE_BYTE)
     byte_of = {}
     for cp_ in SCALARS:
         try:
-            byte_of[cp_] = chr(cp_).encode(f"cp{cp}")[0]
+            byte_of[cp_] = chr(cp_).encode(codec)[0]
         except UnicodeEncodeError:
             pass
     check_table_encode(cs, byte_of)

@@ -194,6 +194,31 @@ def test_hz_line_end_in_gb_mode():
     assert dec("hz-gb-2312", b"~{<:\n<:") == ("己\n<:", [])
 
 
+def _streamed(label: str, data: bytes):
+    """Decode in two chunks at every split; each gives one-shot's text and issues."""
+    one = dec(label, data)
+    for k in range(len(data) + 1):
+        d = for_label(label).new_decoder()
+        issues: list[TextIssue] = []
+        text = d.decode(data[:k], False, issues) + d.decode(data[k:], True, issues)
+        assert (text, [(i.kind, i.offset, i.length) for i in issues]) == one, k
+    return one
+
+
+def test_hz_tilde_of_shift_out_is_no_trail_byte():
+    """T39 (issue 13): "~}" leaves GB mode; the byte before it is unpaired, not a pair with "~"."""
+    assert _streamed("hz-gb-2312", b"~{.~}x") == ("\ufffdx", [(BAD, 2, 1)])
+    assert _streamed("hz-gb-2312", b"~{<:.~}x") == ("己\ufffdx", [(BAD, 4, 1)])
+    # a "~" trail not followed by "}" is still a trail byte (GB 0xFE), and "~~}" is pair + shift out
+    assert _streamed("hz-gb-2312", b"~{<~~}a") == ("件a", [])
+
+
+def test_hz_white_space_before_a_line_end_does_not_keep_gb_mode():
+    """T35 (issue 13): the line end returns to ASCII also after a tab or space."""
+    assert _streamed("hz-gb-2312", b"~{\t\nAB") == ("\t\nAB", [])
+    assert _streamed("hz-gb-2312", b"~{<: \r\n<:") == ("己 \r\n<:", [])
+
+
 def test_hz_unpaired_and_high_bytes():
     assert dec("hz-gb-2312", b"~{<\xa1~}") == ("\ufffd\ufffd", [(BAD, 2, 1), (BAD, 3, 1)])
 
@@ -256,3 +281,28 @@ def test_cp50221_encoder_writes_no_jis_x_0212():
     issues = []
     assert for_label("cp50221").encode("\u00a1\uff71", issues) == b"?\x1b(I1\x1b(B"
     assert issues == [TextIssue(IssueKind.UNENCODABLE, 0, 1)]
+
+
+@pytest.mark.parametrize("label", ["iso-2022-jp", "iso-2022-jp-2", "cp50221", "iso-2022-kr"])
+def test_encoder_framing_controls_are_unencodable(label):
+    """T82 (issue 16): ESC, SO and SI in the text are ``?`` + ``Unencodable``, not written raw."""
+    issues: list[TextIssue] = []
+    data = for_label(label).encode("a\x1bb\x0ec\x0fd", issues)
+    assert data == b"a?b?c?d"
+    assert [(i.kind, i.offset, i.length) for i in issues] == [
+        (IssueKind.UNENCODABLE, 1, 1), (IssueKind.UNENCODABLE, 3, 1), (IssueKind.UNENCODABLE, 5, 1)]
+    assert dec(label, data) == ("a?b?c?d", [])
+
+
+def test_encoder_framing_control_among_kanji_and_unencodable():
+    issues: list[TextIssue] = []
+    data = for_label("iso-2022-jp").encode("日\x1b\u00e9本", issues)
+    assert data == JIS + b"F|" + ASCII + b"??" + JIS + b"K\\" + ASCII
+    assert [(i.kind, i.offset, i.length) for i in issues] == [
+        (IssueKind.UNENCODABLE, 1, 1), (IssueKind.UNENCODABLE, 2, 1)]
+
+
+def test_hz_encoder_writes_controls_as_they_are():
+    """HZ has no ESC/SO/SI framing: they are written and read back."""
+    assert for_label("hz-gb-2312").encode("\x1b\x0e\x0f") == b"\x1b\x0e\x0f"
+    assert dec("hz-gb-2312", b"\x1b\x0e\x0f") == ("\x1b\x0e\x0f", [])

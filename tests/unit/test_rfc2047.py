@@ -327,3 +327,53 @@ def test_encode_cjk_and_stateful_charsets_round_trip(charset):
     out = encode(text, charset)
     assert all(len(w) <= 75 for w in out.split(" "))
     assert decode_text(out) == text
+
+
+# --- US-ASCII words with UTF-8 bytes (T81, T67) -----------------------------------------------
+
+def test_us_ascii_word_with_utf8_bytes_is_utf8():
+    """T81: the rule of a US-ASCII body (M6): valid UTF-8 is UTF-8, reported."""
+    assert dec(b"=?us-ascii?Q?caf=C3=A9?=") == ("café", [(K.AMBIGUOUS_ASCII_LABELLED_UTF8, 16, 6)])
+    # B: the issue covers the base64 characters of the bytes' group
+    assert dec(b"=?ANSI_X3.4-1968?B?w6k=?=") == ("é", [(K.AMBIGUOUS_ASCII_LABELLED_UTF8, 19, 3)])
+    # joined words: one decision for the joined bytes
+    assert dec(b"=?us-ascii?Q?caf=C3?= =?us-ascii?Q?=A9?=") == (
+        "café", [(K.AMBIGUOUS_ASCII_LABELLED_UTF8, 16, 22)])
+
+
+def test_us_ascii_word_that_is_not_utf8_stays_windows_1252():
+    """T67: no issue, windows-1252 as the Encoding Standard's us-ascii label says."""
+    assert dec(b"=?us-ascii?Q?caf=E9?=") == ("café", [])
+    assert dec(b"=?iso-8859-1?Q?caf=C3=A9?=") == ("cafÃ©", [])
+
+
+# --- raw ISO-2022-JP in plain text (T84) ------------------------------------------------------
+
+JIS_NIHON = b"\x1b$BF|K\\\x1b(B"  # 日本 in ISO-2022-JP
+
+
+def test_raw_iso_2022_jp_in_a_header_is_decoded():
+    assert dec(b"Re: " + JIS_NIHON + b" end") == ("Re: 日本 end", [(K.AMBIGUOUS_RAW_ISO2022, 4, 10)])
+    assert dec("Re: " + JIS_NIHON.decode("ascii")) == ("Re: 日本", [(K.AMBIGUOUS_RAW_ISO2022, 4, 10)])
+    # next to an encoded word, and folded
+    assert dec(b"a\r\n " + JIS_NIHON + b" =?utf-8?q?x?=") == ("a 日本 x", [(K.AMBIGUOUS_RAW_ISO2022, 4, 10)])
+
+
+def test_raw_iso_2022_jp_damage_is_reported_by_the_decoder():
+    # a lone lead byte in JIS X 0208 mode, then the line end ... none here: a lone byte
+    assert dec(b"\x1b$BF\x1b(B") == ("\ufffd", [(K.AMBIGUOUS_RAW_ISO2022, 0, 7), (K.INVALID_ISO2022, 3, 1)])
+
+
+def test_escape_without_a_two_byte_designation_stays_text():
+    assert dec(b"a\x1b(Bb\x1bx") == ("a\x1b(Bb\x1bx", [])
+
+
+# --- memory and time (issue 16) ---------------------------------------------------------------
+
+def test_many_adjacent_words_are_one_group():
+    """10^4 adjacent words of one charset: one decode; an issue in the last maps to its text."""
+    data = b" ".join([b"=?utf-8?q?a?="] * 9999 + [b"=?utf-8?q?=FF?="])
+    text, issues = dec(data)
+    assert text == "a" * 9999 + "\ufffd"
+    assert issues == [(K.INVALID_UTF8, 9999 * 14 + 10, 3)]
+

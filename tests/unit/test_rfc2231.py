@@ -231,3 +231,149 @@ def test_issue_across_sections_written_out_of_order_covers_both():
     # (its "%82" at 10): one issue from 10 to 60
     assert resolve(("n*1*", "%82!", 10), ("n*0*", "utf-8''%E2", 50)) == [
         ("n", "\ufffd!", "utf-8", None, "continuation", [(K.INVALID_UTF8, 10, 50)])]
+
+
+# --- parameter syntax (issue 13 item 3; T85, T86, T87) -------------------------------------------
+
+def params_and_list(value, **kw):
+    found: list = []
+    main, ps = parse_header_params(value, issues=found, **kw)
+    return (main, [(p.name, p.value, [(i.kind, i.offset, i.length) for i in p.issues]) for p in ps],
+            [(i.kind, i.offset, i.length) for i in found])
+
+
+def test_parse_folded_quoted_value_is_unfolded():
+    """RFC 2046 5.1.1 / RFC 5322 2.2.3: the CR LF goes, the white space after it stays (T85)."""
+    assert params_and_list('multipart/mixed; boundary="foo\r\n bar"') == (
+        "multipart/mixed", [("boundary", "foo bar", [])], [])
+
+
+def test_parse_folded_unquoted_value_keeps_the_white_space():
+    assert params_and_list("attachment; filename=Partnership Agreement\r\n\tForm 11.pdf") == (
+        "attachment", [("filename", "Partnership Agreement\tForm 11.pdf", [])], [])
+
+
+def test_parse_offsets_through_a_fold_and_escapes():
+    v = "attachment;\r\n filename*=utf-8''a%FF"
+    assert params_and_list(v)[1] == [("filename", "a\ufffd", [(K.INVALID_UTF8, 32, 3)])]
+    assert v[32:35] == "%FF"
+    # the \xff is at byte 11 of the value: the backslash of the quoted pair counts
+    assert params_and_list(b'a/b; n="\\"x\xff"')[1] == [("n", '"x\xff', [(K.AMBIGUOUS_RAW_8BIT, 11, 1)])]
+
+
+def test_parse_comments_around_values():
+    assert params_and_list("a/b; name=one(comment)")[1] == [("name", "one", [])]
+    assert params_and_list("text/plain (plain text); charset=utf-8") == (
+        "text/plain", [("charset", "utf-8", [])], [])
+    assert params_and_list("(comment) base64") == ("base64", [], [])
+    assert params_and_list("a/b; charset=(c)utf-8(d) ; x=(a(b)c)1") == (
+        "a/b", [("charset", "utf-8", []), ("x", "1", [])], [])
+
+
+def test_parse_unterminated_comment_after_a_quoted_value():
+    assert params_and_list('multipart/mixed; boundary="AAA" (unterminated') == (
+        "multipart/mixed", [("boundary", "AAA", [])], [(K.MALFORMED_PARAMETER, 32, 13)])
+
+
+def test_parse_quoted_main_value():
+    assert params_and_list('"attachment"; filename=a.txt') == ("attachment", [("filename", "a.txt", [])], [])
+
+
+def test_parse_missing_semicolon_before_a_folded_parameter():
+    assert params_and_list("text/plain\r\n charset=utf-8") == ("text/plain", [("charset", "utf-8", [])], [])
+
+
+def test_parse_nameless_parameter_dropped():
+    """T86: ``*=test`` has no name: dropped, its span reported."""
+    assert params_and_list("attachment; *=test; filename=a") == (
+        "attachment", [("filename", "a", [])], [(K.MALFORMED_PARAMETER, 12, 6)])
+
+
+def test_parse_no_main_value_keeps_the_parameter():
+    assert params_and_list('name="x.pdf"') == ("", [("name", "x.pdf", [])], [])
+    assert params_and_list("; name=x.pdf") == ("", [("name", "x.pdf", [])], [])
+
+
+def test_parse_junk_and_stray_text_reported():
+    assert params_and_list("a/b;; junk ; =v; x=1;") == (
+        "a/b", [("x", "1", [])], [(K.MALFORMED_PARAMETER, 6, 4), (K.MALFORMED_PARAMETER, 13, 2)])
+    assert params_and_list('attachment; filename="a.txt"x; b="open')[2] == [(K.MALFORMED_PARAMETER, 28, 1)]
+
+
+def test_parse_encoded_word_in_continuation_sections():
+    """T87: literal sections joined, then read like a plain quoted value (T55)."""
+    assert params_and_list('attachment; filename*0="=?UTF-8?Q?a=C3=A9?="')[1] == [
+        ("filename", "aé", [(K.AMBIGUOUS_ENCODED_WORD_IN_QUOTED_STRING, 24, 19)])]
+    # a word cut between two sections: joined first
+    assert params_and_list('attachment; filename*0="=?UTF-8?Q?a"; filename*1="=C3=A9?="')[1] == [
+        ("filename", "aé", [(K.AMBIGUOUS_ENCODED_WORD_IN_QUOTED_STRING, 24, 34)])]
+    # an extended section is percent-encoding, not RFC 2047
+    assert params_and_list("a/b; n*0*=utf-8''%3D%3Fx; n*1=%3F=")[1] == [("n", "=?x%3F=", [])]
+
+
+def test_parse_offset_argument():
+    assert params_and_list("attachment; filename*=utf-8''a%FF; *=x", offset=100) == (
+        "attachment", [("filename", "a\ufffd", [(K.INVALID_UTF8, 130, 3)])],
+        [(K.MALFORMED_PARAMETER, 135, 3)])
+
+
+def test_parse_arguments():
+    with pytest.raises(TypeError, match="value"):
+        parse_header_params(12)
+    with pytest.raises(TypeError, match="offset"):
+        parse_header_params("a/b", offset="1")
+    with pytest.raises(TypeError, match="issues"):
+        parse_header_params("a/b", issues=())
+
+
+# --- raw ISO-2022-JP, US-ASCII labels (T84, T81) --------------------------------------------------
+
+def test_parse_raw_iso_2022_jp_in_a_plain_value():
+    v = b'attachment; filename="\x1b$BF|K\\\x1b(B.txt"'
+    main, ps = parse_header_params(v)
+    assert [(p.value, p.charset, [(i.kind, i.offset, i.length) for i in p.issues]) for p in ps] == [
+        ("日本.txt", "iso-2022-jp", [(K.AMBIGUOUS_RAW_ISO2022, 22, 10)])]
+
+
+def test_us_ascii_extended_value_with_utf8_bytes():
+    """T81: as a US-ASCII body that is valid UTF-8 (M6); otherwise windows-1252 (T67)."""
+    assert resolve(("f*", "us-ascii''caf%C3%A9", 22)) == [
+        ("f", "café", "utf-8", None, "extended", [(K.AMBIGUOUS_ASCII_LABELLED_UTF8, 35, 6)])]
+    assert resolve(("f*", "ANSI_X3.4-1968''caf%E9", 0)) == [("f", "café", "windows-1252", None, "extended", [])]
+
+
+# --- limits (issue 16: T88) -----------------------------------------------------------------------
+
+def test_section_number_of_4301_digits():
+    """CPython refuses int() of more than 4,300 digits: such a section number never reaches it."""
+    assert params("attachment; filename*" + "1" * 4301 + "=a") == ("attachment", [("filename", "a", [])])
+    # more than 18 significant digits sort after every other section, in source order
+    assert params("a/b; n*1=b; n*" + "9" * 30 + "=c; n*0=a; n*" + "0" * 40 + "5=d") == (
+        "a/b", [("n", "abdc", [])])
+
+
+def test_long_white_space_before_a_parenthesis_is_linear_and_kept():
+    """Issue 16: the trailing-comment strip was quadratic; this is no comment (no '(')."""
+    assert params("attachment; filename=a" + " " * 80000 + "b)") == (
+        "attachment", [("filename", "a" + " " * 80000 + "b)", [])])
+
+
+# --- encode round trips (issue 16: T89) -----------------------------------------------------------
+
+def test_encode_value_that_looks_like_an_encoded_word():
+    assert encode("filename", "=?utf-8?q?x?=") == ["filename*=utf-8''%3D%3Futf-8%3Fq%3Fx%3F%3D"]
+    assert params("a/b; " + encode("filename", "=?utf-8?q?x?=")[0]) == ("a/b", [("filename", "=?utf-8?q?x?=", [])])
+
+
+def test_encode_utf7_as_one_piece():
+    """The old character-by-character encoding left "+AOk" open so that "a" joined the run."""
+    assert encode("n", "éa", "utf-7") == ["n*=utf-7''+AOk-a"]
+    parts = encode("n", "éa" * 3, "utf-7", part_length=8)
+    assert parts == ["n*0*=utf-7''+AOk-a", "n*1*=+AOk-a", "n*2*=+AOk-a"]
+    assert params("a/b; " + "; ".join(parts)) == ("a/b", [("n", "éa" * 3, [])])
+
+
+def test_encode_iso_2022_jp_parts_each_closed():
+    parts = encode("n", "日本語", "iso-2022-jp", part_length=14)
+    assert parts == ["n*0*=iso-2022-jp''%1B$BF|%1B%28B", "n*1*=%1B$BK%5C%1B%28B", "n*2*=%1B$B8l%1B%28B"]
+    assert params("a/b; " + "; ".join(parts)) == ("a/b", [("n", "日本語", [])])

@@ -8,6 +8,7 @@ from onemail.text import IssueKind, TextIssue, for_label, utf7
 
 U = IssueKind.INVALID_UTF7
 M = IssueKind.INVALID_IMAP_UTF7
+NC = IssueKind.MALFORMED_IMAP_UTF7
 
 
 def dec(data: bytes, offset: int = 0):
@@ -199,11 +200,22 @@ def test_imap_one_character_run_without_dash():
 
 
 def test_imap_bad_leftover_bits():
-    assert dec_imap(b"&AGF-", offset=10) == ("a\ufffd", [(M, 13, 1)])
+    # "a" inside the run is also non-canonical (T83)
+    assert dec_imap(b"&AGF-", offset=10) == ("a\ufffd", [(NC, 10, 5), (M, 13, 1)])
 
 
 def test_imap_lone_surrogate():
-    assert dec_imap(b"&2D0AYQ-") == ("\ufffda", [(M, 1, 3)])
+    assert dec_imap(b"&2D0AYQ-") == ("\ufffda", [(NC, 0, 8), (M, 1, 3)])
+    assert dec_imap(b"&2D0-") == ("\ufffd", [(M, 1, 3)])
+
+
+def test_imap_non_canonical_run():
+    """T83 (issue 13): printable ASCII (here "&") inside a run is decoded and reported once."""
+    assert dec_imap(b"&BBYAJgQW-") == ("Ж&Ж", [(NC, 0, 10)])
+    assert dec_imap(b"a&AEE-b", offset=3) == ("aAb", [(NC, 4, 5)])
+    assert dec_imap(b"&AEE") == ("A", [(NC, 0, 4), (M, 4, 0)])
+    # canonical: "&-", and controls or non-ASCII in base64
+    assert dec_imap(b"&-&BBYEFg-&AAk-") == ("&ЖЖ\t", [])
 
 
 def test_imap_encode_always_closed_and_ampersand():

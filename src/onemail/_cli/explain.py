@@ -64,9 +64,17 @@ MEANINGS: dict[str, str] = {
     "MalformedExtendedValue": "An RFC 2231 extended value (charset'language'%XX) without its two "
                               "quotes; its bytes were read as UTF-8 if valid, else with the "
                               "fallback charset.",
+    "MalformedImapUtf7": "An IMAP modified UTF-7 run that encodes printable ASCII, which RFC 3501 "
+                         "section 5.1.3 says must be written directly ('&' as '&-'): decoded, "
+                         "the run reported.",
+    "MalformedParameter": "Text in a parameter list that is no parameter (a name missing before "
+                          "'=', junk without '=', an unterminated comment): dropped, its span "
+                          "reported.",
     # onemail.text.IssueKind: limits and encoding.
     "EncodedWordTooLong": "An encoded word longer than the 75 characters RFC 2047 section 2 "
                           "allows; decoded anyway.",
+    "TooManyIssues": "More issues than a bounded issue list keeps for one header or part: its "
+                     "offset and length span the issues left out.",
     "Unencodable": "While encoding: a character the charset lacks was written as '?'; offset and "
                    "length are its index and count in the str being encoded, not bytes.",
     # onemail.text.IssueKind: documented resolutions.
@@ -82,6 +90,11 @@ MEANINGS: dict[str, str] = {
     "AmbiguousEncodedWordInQuotedString": "An encoded word inside a parameter value, where RFC "
                                           "2047 section 5 forbids it; the value was decoded as "
                                           "header text.",
+    "AmbiguousAsciiLabelledUtf8": "8-bit bytes that are valid UTF-8 in an encoded word or "
+                                  "extended value labelled US-ASCII: read as UTF-8, as a body so "
+                                  "labelled is (M6).",
+    "AmbiguousRawIso2022": "Header text written in raw 7-bit ISO-2022-JP (escape sequences, no "
+                           "encoded word), as old Japanese mailers did: decoded as ISO-2022-JP.",
     # onemail.rtf.RtfDefectKind: compressed RTF (MS-OXRTFCP), spec 002 "Compressed RTF".
     "HeaderTruncated": "A compressed RTF stream shorter than its 16-byte header; nothing was "
                        "decoded.",

@@ -1,17 +1,29 @@
 """Charsets: label resolution, code pages, and the :class:`Charset` identity (spec 000 "Charsets").
 
-:func:`for_label` ignores ASCII case and surrounding white space and looks, in order, at
+:func:`for_label` ignores ASCII case and surrounding white space and compares labels in their
+*loose* form (ASCII lower case, a leading ``x-`` or ``x_`` dropped as RFC 6648 says it adds
+nothing, then Unicode TS #22's charset alias matching: every character other than ``a-z`` and
+``0-9`` dropped, and the zeros that begin a number: ``X-EUC_JP``, ``eucjp`` and ``euc-jp`` are
+one label, ``IBM00858`` and ``ibm858`` another; ambiguity T80). It looks, in order, at
 
-1. the mail-only labels (UTF-7, UTF-32, the ISO-2022 family and HZ, the DOS code pages, johab);
-2. a Windows-style code page spelling (``cp1252``, ``windows-1251``, ``codepage-1250``) of a code
-   page :func:`for_code_page` knows;
-3. every label of the WHATWG Encoding Standard's ``encodings.json``.
+1. the mail-only labels (UTF-7, UTF-32, the ISO-2022 family and HZ, the DOS code pages, johab,
+   the Mac OS pages beyond the standard's);
+2. a Windows-style code page spelling (``cp1252``, ``windows-1251``, ``codepage-1250``,
+   ``ms936``, ``x-ms-cp932``) of a code page :func:`for_code_page` knows;
+3. every label of the WHATWG Encoding Standard's ``encodings.json``, then the names and aliases
+   of the IANA Character Sets registry, then CPython's codec names and ``encodings.aliases``,
+   each mapped to the decoder the Encoding Standard uses for that charset where it has one.
+
+The tables come from ``scripts/data/charsets.toml``, the one table of charset facts (decoder
+key, header name, code pages, mail-only labels, CPython codecs), through the generated
+``_tables/labels.py`` (``scripts/gen/labels.py``).
 
 ``replacement`` and the labels the standard maps to it (``iso-2022-cn``, ``iso-2022-cn-ext``),
 ``unknown-8bit`` and anything else give ``None``; callers then apply the unknown-charset rule
 (:func:`decode_unknown`, ambiguity T1). Because the Encoding Standard is the table, ``us-ascii``,
 ``iso-8859-1`` and ``iso-8859-9`` decode as windows-1252 / windows-1254 (bytes 0x80-0x9F are
-printable, as every mail client reads them).
+printable, as every mail client reads them); :func:`is_us_ascii_label` still tells a US-ASCII
+label from the others.
 
 A :class:`Charset` is one identity per (header name, decoder): compare with ``is``.
 """
@@ -32,54 +44,31 @@ __all__ = [
     "decode_unknown",
     "for_code_page",
     "for_label",
+    "is_us_ascii_label",
     "known_charsets",
+    "known_code_pages",
+    "single_byte_table",
 ]
 
-# decoder key -> family module (relative to onemail.text)
-_FAMILY: dict[str, str] = {}
-for _k in (
-    "ibm866 iso-8859-2 iso-8859-3 iso-8859-4 iso-8859-5 iso-8859-6 iso-8859-7 iso-8859-8 "
-    "iso-8859-10 iso-8859-13 iso-8859-14 iso-8859-15 iso-8859-16 koi8-r koi8-u macintosh "
-    "windows-874 windows-1250 windows-1251 windows-1252 windows-1253 windows-1254 windows-1255 "
-    "windows-1256 windows-1257 windows-1258 x-mac-cyrillic x-user-defined "
-    "ibm437 ibm737 ibm775 ibm850 ibm852 ibm855 ibm857 ibm858 ibm860 ibm861 ibm862 ibm863 "
-    "ibm864 ibm865 ibm869"
-).split():
-    _FAMILY[_k] = "._codecs.single_byte"
-_FAMILY.update({
-    "iso-8859-8-i": "._codecs.single_byte",
-    "utf-8": "._codecs.utf_8",
-    "utf-16le": "._codecs.utf_16",
-    "utf-16be": "._codecs.utf_16",
-    "utf-32le": "._codecs.utf_16",
-    "utf-32be": "._codecs.utf_16",
-    "gbk": "._codecs.gb18030",
-    "gb18030": "._codecs.gb18030",
-    "big5": "._codecs.big5",
-    "euc-jp": "._codecs.euc_jp",
-    "shift_jis": "._codecs.shift_jis",
-    "euc-kr": "._codecs.euc_kr",
-    "johab": "._codecs.johab",
-    "utf-7": ".utf7",
-    "iso-2022-jp": "._codecs.iso_2022",
-    "iso-2022-jp-1": "._codecs.iso_2022",
-    "iso-2022-jp-2": "._codecs.iso_2022",
-    "iso-2022-jp-3": "._codecs.iso_2022",
-    "cp50220": "._codecs.iso_2022",
-    "cp50221": "._codecs.iso_2022",
-    "cp50222": "._codecs.iso_2022",
-    "iso-2022-kr": "._codecs.iso_2022",
-    "hz-gb-2312": "._codecs.iso_2022",
-})
-
 _codec_cache: dict[str, object] = {}
+_facts = None
+
+
+def _tables():
+    """The generated facts module (``_tables/labels.py``), imported on first use."""
+    global _facts
+    if _facts is None:
+        from ._tables import labels
+
+        _facts = labels
+    return _facts
 
 
 def _codec(key: str):
     c = _codec_cache.get(key)
     if c is None:
-        module = importlib.import_module(_FAMILY[key], __package__)
-        c = _codec_cache[key] = module.codec("iso-8859-8" if key == "iso-8859-8-i" else key)
+        _name, module, arg = _tables().DECODERS[key]
+        c = _codec_cache[key] = importlib.import_module(module, __package__).codec(arg)
     return c
 
 
@@ -239,86 +228,11 @@ class IncrementalDecoder:
 # ---------------------------------------------------------------------------------------------
 # Labels
 
-# Code page -> (header name, decoder key): MAPI PidTagInternetCodepage / PidTagMessageCodepage.
-_CODE_PAGES: dict[int, tuple[str, str]] = {
-    874: ("windows-874", "windows-874"),
-    932: ("shift_jis", "shift_jis"),
-    936: ("gb2312", "gbk"),
-    949: ("ks_c_5601-1987", "euc-kr"),
-    950: ("big5", "big5"),
-    1200: ("utf-16le", "utf-16le"),
-    1201: ("utf-16be", "utf-16be"),
-    12000: ("utf-32le", "utf-32le"),
-    12001: ("utf-32be", "utf-32be"),
-    20127: ("us-ascii", "windows-1252"),
-    20866: ("koi8-r", "koi8-r"),
-    21866: ("koi8-u", "koi8-u"),
-    28591: ("iso-8859-1", "windows-1252"),
-    28599: ("iso-8859-9", "windows-1254"),
-    28601: ("iso-8859-11", "windows-874"),
-    38598: ("iso-8859-8-i", "iso-8859-8-i"),
-    858: ("ibm00858", "ibm858"),
-    866: ("ibm866", "ibm866"),
-    10000: ("macintosh", "macintosh"),
-    10007: ("x-mac-cyrillic", "x-mac-cyrillic"),
-    50220: ("iso-2022-jp", "cp50220"),
-    50221: ("csiso2022jp", "cp50221"),
-    50222: ("iso-2022-jp", "cp50222"),
-    50225: ("iso-2022-kr", "iso-2022-kr"),
-    51932: ("euc-jp", "euc-jp"),
-    51949: ("euc-kr", "euc-kr"),
-    52936: ("hz-gb-2312", "hz-gb-2312"),
-    54936: ("gb18030", "gb18030"),
-    65000: ("utf-7", "utf-7"),
-    65001: ("utf-8", "utf-8"),
-    1361: ("johab", "johab"),
-}
-for _cp in range(1250, 1259):
-    _CODE_PAGES[_cp] = (f"windows-{_cp}", f"windows-{_cp}")
-for _n, _cp in zip((2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16),
-                   (28592, 28593, 28594, 28595, 28596, 28597, 28598, 28600, 28603, 28604, 28605, 28606),
-                   strict=True):
-    _CODE_PAGES[_cp] = (f"iso-8859-{_n}", f"iso-8859-{_n}")
-_DOS = (437, 737, 775, 850, 852, 855, 857, 860, 861, 862, 863, 864, 865, 869)
-for _cp in _DOS:
-    _CODE_PAGES[_cp] = (f"ibm{_cp}", f"ibm{_cp}")
-
-# Mail-only labels (step 1), lower case -> decoder key.
-_MAIL_ONLY: dict[str, str] = {}
-for _l in ("utf-7 utf7 unicode-1-1-utf-7 csunicode11utf7 x-unicode20utf7 x-unicode-2-0-utf-7 "
-           "unicode-2-0-utf-7 x-utf-7").split():
-    _MAIL_ONLY[_l] = "utf-7"
-for _l in "utf-32 utf32 utf-32le utf32le x-utf-32le ucs-4 ucs-4le iso-10646-ucs-4 csucs4".split():
-    _MAIL_ONLY[_l] = "utf-32le"
-for _l in "utf-32be utf32be x-utf-32be ucs-4be".split():
-    _MAIL_ONLY[_l] = "utf-32be"
-_MAIL_ONLY.update({
-    "iso-2022-kr": "iso-2022-kr", "csiso2022kr": "iso-2022-kr",
-    "hz-gb-2312": "hz-gb-2312", "hz": "hz-gb-2312", "x-hz": "hz-gb-2312",
-    "iso-2022-jp-1": "iso-2022-jp-1",
-    "iso-2022-jp-2": "iso-2022-jp-2", "csiso2022jp2": "iso-2022-jp-2",
-    "iso-2022-jp-3": "iso-2022-jp-3", "iso-2022-jp-2004": "iso-2022-jp-3",
-    "johab": "johab", "x-johab": "johab", "ms1361": "johab",
-})
-for _cp in (50220, 50221, 50222):
-    for _p in ("cp", "windows-", "x-windows-"):
-        _MAIL_ONLY[f"{_p}{_cp}"] = f"cp{_cp}"
-for _cp in (*_DOS, 858):
-    for _p in ("cp", "ibm", "ibm-", "cp-", "csibm", "ms-dos-"):
-        _MAIL_ONLY[f"{_p}{_cp}"] = f"ibm{_cp}"
-    _MAIL_ONLY[str(_cp)] = f"ibm{_cp}"
-_MAIL_ONLY.update({
-    "ibm00858": "ibm858", "cp00858": "ibm858", "ccsid00858": "ibm858",
-    "pc-multilingual-850+euro": "ibm858",
-    "cspc8codepage437": "ibm437", "cspc850multilingual": "ibm850", "cspc862latinhebrew": "ibm862",
-    "cspc775baltic": "ibm775", "cspcp852": "ibm852", "dos-862": "ibm862",
-})
-
-# Step 2: a Windows-style code page spelling.
-_CODE_PAGE_SPELLING = re.compile(r"(?:cp|windows|x-cp|codepage|ms)-?0*([1-9][0-9]{2,4})\Z")
-
-# Header names of the decoders reached through labels (WHATWG canonical names, lower case).
-_KEY_NAMES = {"ibm858": "ibm00858", "cp50220": "iso-2022-jp", "cp50221": "csiso2022jp", "cp50222": "iso-2022-jp"}
+# Step 2: a Windows-style code page spelling, matched on the loose form (scripts/gen/labels.py
+# holds the same pattern). "ibmNNN" is not one: IBM's CCSIDs are not Windows code pages (T80).
+_CODE_PAGE_SPELLING = re.compile(r"(?:ms)?(?:cp|windows|codepage|ms)([1-9][0-9]{2,4})\Z")
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
 
 _ASCII_WS = " \t\n\f\r"
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -327,15 +241,27 @@ _label_cache: dict[str, Charset | None] = {}
 
 
 def _by_key(key: str) -> Charset:
-    return _charset(_KEY_NAMES.get(key, key), key)
+    return _charset(_tables().DECODERS[key][0], key)
+
+
+def _loose(label: str) -> str | None:
+    """The loose form of a label (T80), or None for a label that is not ASCII."""
+    lab = label.strip(_ASCII_WS).translate(_ASCII_LOWER)
+    if not lab.isascii():
+        return None
+    if lab[:2] in ("x-", "x_"):
+        lab = lab[2:]
+    return _LEADING_ZEROS.sub("", _NOT_ALNUM.sub("", lab))
 
 
 def for_label(label: str) -> Charset | None:
     """Return the charset a charset label names, or ``None`` when it names none we decode.
 
-    Implements spec 000 "Charsets" (MailEncoding.ForLabel): ASCII case and surrounding ASCII
-    white space are ignored; mail-only labels, then Windows-style code page spellings, then the
-    WHATWG label table. Cached: one dictionary look-up for a label seen before.
+    Implements spec 000 "Charsets" (MailEncoding.ForLabel) with the label sources of ambiguity
+    T80: ASCII case and surrounding ASCII white space are ignored and labels are compared in
+    their loose form; mail-only labels, then Windows-style code page spellings, then the WHATWG
+    label table, the IANA registry's names and aliases, and CPython's aliases. Cached: one
+    dictionary look-up for a label seen before.
 
     :param label: the charset label as found in the input (``str``).
     :returns: the :class:`Charset`, or ``None`` for ``replacement`` and its labels,
@@ -344,6 +270,8 @@ def for_label(label: str) -> Charset | None:
 
     >>> for_label(" ISO-8859-1 ").name
     'windows-1252'
+    >>> for_label("x-sjis").name, for_label("MS_Kanji").name, for_label("ks_c_5601").name
+    ('shift_jis', 'shift_jis', 'euc-kr')
     >>> for_label("ISO-2022-CN") is None
     True
     """
@@ -362,21 +290,52 @@ def for_label(label: str) -> Charset | None:
 
 
 def _resolve(label: str) -> Charset | None:
-    lab = label.strip(_ASCII_WS).translate(_ASCII_LOWER)
-    key = _MAIL_ONLY.get(lab)
+    lab = _loose(label)
+    if not lab:
+        return None
+    t = _tables()
+    key = t.MAIL_ONLY.get(lab)
     if key is not None:
         return _by_key(key)
-    m = _CODE_PAGE_SPELLING.match(lab)
-    if m is not None:
-        cs = for_code_page(int(m.group(1)))
-        if cs is not None:
-            return cs
-    from ._tables.labels import WHATWG_LABELS
-
-    key = WHATWG_LABELS.get(lab)
+    cs = _code_page_spelling(lab)
+    if cs is not None:
+        return cs
+    key = t.LABELS.get(lab)
     if key is None or key == "replacement":
         return None
     return _by_key(key)
+
+
+def _code_page_spelling(lab: str) -> Charset | None:
+    m = _CODE_PAGE_SPELLING.match(lab)
+    # at most five digits (the pattern): int() of a bounded string
+    return None if m is None else for_code_page(int(m.group(1)))
+
+
+def is_us_ascii_label(label: str) -> bool:
+    """Return True when ``label`` names US-ASCII (which decodes as windows-1252, spec 000).
+
+    The labels are the IANA registry's US-ASCII row (``us-ascii``, ``ANSI_X3.4-1968``,
+    ``iso646-us``, ``cp367`` ...), CPython's ``ascii`` codec and its aliases, and code page
+    20127, compared in their loose form (T80). Used by the unknown-8-bit rule of US-ASCII
+    encoded words and extended values (ambiguity T81), which follows the message layer's rule
+    for US-ASCII bodies (M6).
+
+    :param label: a charset label (``str``).
+    :raises TypeError: ``label`` is not a ``str``.
+
+    >>> is_us_ascii_label("US-ASCII"), is_us_ascii_label("ANSI_X3.4-1968"), is_us_ascii_label("latin1")
+    (True, True, False)
+    """
+    if not isinstance(label, str):
+        raise TypeError(f"label must be str, not {type(label).__name__}")
+    lab = _loose(label)
+    if not lab:
+        return False
+    if lab in _tables().US_ASCII:
+        return True
+    cs = _code_page_spelling(lab)
+    return cs is not None and cs.name == "us-ascii"
 
 
 def for_code_page(code_page: int) -> Charset | None:
@@ -395,13 +354,47 @@ def for_code_page(code_page: int) -> Charset | None:
     """
     if not isinstance(code_page, int) or isinstance(code_page, bool):
         raise TypeError(f"code_page must be int, not {type(code_page).__name__}")
-    entry = _CODE_PAGES.get(code_page)
+    entry = _tables().CODE_PAGES.get(code_page)
     return None if entry is None else _charset(*entry)
 
 
 def known_charsets() -> list[Charset]:
-    """Return one Charset per decoder key (the label-reached identity), sorted by name."""
-    return sorted((_by_key(k) for k in _FAMILY), key=lambda c: c.name)
+    """Return one Charset per decoder key (the label-reached identity), sorted by name.
+
+    The decoders are those of ``scripts/data/charsets.toml`` (the one table of charset facts).
+    """
+    return sorted((_by_key(k) for k in _tables().DECODERS), key=lambda c: c.name)
+
+
+def known_code_pages() -> list[int]:
+    """Return every code page :func:`for_code_page` knows, ascending (spec 000's MAPI list)."""
+    return sorted(_tables().CODE_PAGES)
+
+
+def single_byte_table(key: str) -> str:
+    """Return the decode table of a single-byte charset: 256 characters, U+FFFE where a byte is
+    unmapped (for :func:`codecs.charmap_decode`; ``codecs.charmap_build`` gives its encoder).
+
+    The public face of the generated tables for other packages (``onemail.detect``): the same
+    table the charset's decoder uses.
+
+    :param key: a decoder key (:attr:`Charset.key`) of a single-byte charset, e.g.
+        ``"windows-1252"``, ``"ibm437"``, ``"x-mac-cyrillic"``.
+    :returns: the 256-character ``str``.
+    :raises TypeError: ``key`` is not a ``str``.
+    :raises KeyError: ``key`` is no single-byte decoder key.
+
+    >>> single_byte_table("windows-1252")[0x80]
+    '€'
+    """
+    if not isinstance(key, str):
+        raise TypeError(f"key must be str, not {type(key).__name__}")
+    _name, module, arg = _tables().DECODERS[key]
+    if module != "._codecs.single_byte":
+        raise KeyError(key)
+    from ._tables.single_byte import TABLES
+
+    return TABLES[arg]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -458,3 +451,11 @@ def decode(data, label: str | None, *, issues: list[TextIssue] | None = None) ->
     else:
         text = cs.decode(data, found)
     return DecodeResult(text, cs, tuple(found[start:]))
+
+
+def __getattr__(name: str):
+    # codec_registry still reads the old private name; it is to switch to known_code_pages()
+    # (the generated CODE_PAGES are loaded on first use, so this is no module constant).
+    if name == "_CODE_PAGES":
+        return _tables().CODE_PAGES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -43,6 +43,18 @@ class IssueKind(enum.Enum):
     # Syntax.
     MALFORMED_ENCODED_WORD = "MalformedEncodedWord"
     MALFORMED_EXTENDED_VALUE = "MalformedExtendedValue"
+    #: An IMAP modified UTF-7 run that encodes printable ASCII (RFC 3501 5.1.3: it must be
+    #: written directly; ``&`` as ``&-``): decoded, the whole run reported (T83).
+    MALFORMED_IMAP_UTF7 = "MalformedImapUtf7"
+    #: Text in a parameter list that is no parameter (``*=test`` without a name, junk without
+    #: ``=``, an unterminated comment): dropped, its span reported (T86).
+    MALFORMED_PARAMETER = "MalformedParameter"
+    #: 8-bit bytes that are valid UTF-8 in a word or extended value labelled US-ASCII: read
+    #: as UTF-8 (T81, as M6 reads such a body).
+    AMBIGUOUS_ASCII_LABELLED_UTF8 = "AmbiguousAsciiLabelledUtf8"
+    #: Plain header text written in raw 7-bit ISO-2022-JP (escape sequences, no encoded word):
+    #: decoded as ISO-2022-JP (T84).
+    AMBIGUOUS_RAW_ISO2022 = "AmbiguousRawIso2022"
     # Limits.
     ENCODED_WORD_TOO_LONG = "EncodedWordTooLong"
     # More issues than a BoundedIssues keeps: offset and length span the dropped ones.
@@ -74,6 +86,8 @@ _AMBIGUITY = {
     "AmbiguousIso2022Repertoire": "T36",
     "AmbiguousRaw8Bit": "T51",
     "AmbiguousEncodedWordInQuotedString": "T55",
+    "AmbiguousAsciiLabelledUtf8": "T81",
+    "AmbiguousRawIso2022": "T84",
 }
 
 

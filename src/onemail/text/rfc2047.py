@@ -16,15 +16,24 @@ Implements spec 000 "Encoded words (RFC 2047)". The decoder is one left-to-right
    same charset are joined as *bytes* and decoded once, so a character split across two words
    survives (MimeKit does the same; ambiguity T50). White space between a word and plain text
    stays.
-4. **Plain text.** ASCII is copied. Non-ASCII plain bytes are UTF-8 when every plain segment of
-   the value is valid UTF-8 (RFC 6532); otherwise all of them are read with the fallback charset
-   (default windows-1252) and each plain segment holding 8-bit bytes gets one
-   ``AmbiguousRaw8Bit`` covering its first to its last 8-bit byte (ambiguity T51).
+4. **Plain text.** ASCII is copied, unless a segment holds an ISO-2022-JP designation of a
+   two-byte set (``ESC $ B`` ...): raw 7-bit ISO-2022-JP as old Japanese mailers wrote it, decoded
+   as ISO-2022-JP with one ``AmbiguousRawIso2022`` (ambiguity T84). Non-ASCII plain bytes are
+   UTF-8 when every plain segment of the value is valid UTF-8 (RFC 6532); otherwise all of them
+   are read with the fallback charset (default windows-1252) and each plain segment holding
+   8-bit bytes gets one ``AmbiguousRaw8Bit`` covering its first to its last 8-bit byte
+   (ambiguity T51).
+5. **US-ASCII words.** A word labelled US-ASCII (any IANA spelling) whose bytes hold 8-bit bytes
+   that are valid UTF-8 is read as UTF-8 with ``AmbiguousAsciiLabelledUtf8``, as the message
+   layer reads such a body (M6; ambiguity T81); otherwise the label's decoder (windows-1252, T67).
 
-**Linear time.** The ``?=`` positions (and CR/LF positions) are found once per value and looked
-up by bisection, so resuming two bytes after a malformed word never rescans the tail: the charset
-and encoding fields are bounded by the next ``?``, and text is only decoded for accepted words,
-after which the scan continues behind them. No regular expression here can backtrack.
+**Linear time, small memory.** The next ``?=`` and the next line end are found by forward
+searches whose last answer is kept while it still holds (the scan only moves forward), so
+resuming two bytes after a malformed word never rescans the tail: the charset and encoding
+fields are bounded by the next ``?``, and text is only decoded for accepted words, after which
+the scan continues behind them. No regular expression here can backtrack. Adjacent words keep
+their decoded bytes in one buffer and their positions in arrays, and issue offsets are mapped
+back by walking the group's encoded text only when its decoding reported an issue.
 
 **Offsets.** Issue offsets are bytes into ``value`` plus the ``offset`` argument. For a ``str``
 value, offsets count bytes of its UTF-8 encoding (``surrogateescape``, so a ``str`` made by
@@ -38,12 +47,28 @@ from __future__ import annotations
 
 import binascii
 import re
-from bisect import bisect_left, bisect_right
+from array import array
 
-from .charsets import Charset, decode_unknown, for_label
+from ._header import (
+    FOLD_STR,
+    STATEFUL,
+    char_units,
+    charset_arg,
+    decode_ascii,
+    decode_bytes,
+    escape_spans,
+    high_byte_span,
+    label_info,
+    map_issues,
+    stateful_chunks,
+    unfold,
+    unfold_fast,
+    value_bytes,
+)
+from .charsets import Charset, for_label
 from .issues import IssueKind, TextIssue
 
-__all__ = ["decode_text", "encode", "MAX_WORD_LENGTH"]
+__all__ = ["decode_text", "decode_value", "encode", "MAX_WORD_LENGTH"]
 
 MAX_WORD_LENGTH = 75
 """RFC 2047 §2: an encoded word may not be more than 75 characters long."""
@@ -54,10 +79,6 @@ _K_B64 = IssueKind.INVALID_BASE64
 _K_QP = IssueKind.INVALID_QUOTED_PRINTABLE
 _K_RAW = IssueKind.AMBIGUOUS_RAW_8BIT
 
-# A fold: CRLF or a bare CR/LF, followed by SP or HT (the white space is not part of the match).
-_FOLD = re.compile(rb"\r\n(?=[ \t])|[\r\n](?=[ \t])")
-_FOLD_STR = re.compile("\r\n(?=[ \t])|[\r\n](?=[ \t])")
-_CLOSE = re.compile(rb"\?=")
 # A well-formed word whose text holds no '?' and no white space: the common case, matched in C.
 # Each class excludes the delimiter that follows it, so the match cannot backtrack; where it
 # fails, _Decoder._word_at applies the general rules.
@@ -69,33 +90,6 @@ _HEX = frozenset(b"0123456789ABCDEFabcdef")
 # The base64 alphabet (RFC 4648 §4).
 _B64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64_ALPHABET)
-
-
-def _as_bytes(value, what: str) -> tuple[bytes, int]:
-    """Return (bytes, mode): mode 0 bytes input, 1 str (surrogateescape), 2 str (surrogatepass)."""
-    if isinstance(value, bytes):
-        return value, 0
-    if isinstance(value, str):
-        try:
-            return value.encode("utf-8", "surrogateescape"), 1
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "surrogatepass"), 2
-    if isinstance(value, (bytearray, memoryview)):
-        return bytes(value), 0
-    raise TypeError(f"{what} must be str or bytes-like, not {type(value).__name__}")
-
-
-def _charset_arg(charset, what: str) -> Charset:
-    """Resolve a charset argument (label or Charset); raise TypeError/ValueError naming it."""
-    if isinstance(charset, Charset):
-        return charset
-    if not isinstance(charset, str):
-        raise TypeError(f"{what} must be a charset label (str), not {type(charset).__name__}")
-    cs = for_label(charset)
-    if cs is None:
-        raise ValueError(f"{what}: unknown charset label {charset!r}")
-    return cs
-
 
 _FALLBACK_DEFAULT = for_label("windows-1252")
 
@@ -118,129 +112,120 @@ def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None =
     :returns: the decoded text.
     :issues: ``MalformedEncodedWord``, ``EncodedWordTooLong``, ``InvalidBase64``,
         ``InvalidQuotedPrintable``, the charset's ``Invalid*`` kinds, ``AmbiguousUnknownCharset``
-        (T1), ``AmbiguousRaw8Bit`` (T51).
+        (T1), ``AmbiguousRaw8Bit`` (T51), ``AmbiguousAsciiLabelledUtf8`` (T81),
+        ``AmbiguousRawIso2022`` (T84) and the ISO-2022 decoder's issues.
     :raises TypeError: ``value`` is not str or bytes-like, or ``fallback`` is not a label.
     :raises ValueError: ``fallback`` names no known charset.
 
     >>> decode_text("=?utf-8?q?caf=C3=A9?= =?iso-8859-1?b?4A==?= x")
     'café\xe0 x'
     """
-    fb = _FALLBACK_DEFAULT if fallback == "windows-1252" else _charset_arg(fallback, "fallback")
+    fb = _FALLBACK_DEFAULT if fallback == "windows-1252" else charset_arg(fallback, "fallback")
     if type(offset) is not int and not isinstance(offset, int):
         raise TypeError(f"offset must be int, not {type(offset).__name__}")
     if type(value) is bytes:
         # Fast path: no word, only folds to remove. (Membership of an int byte is a memchr;
         # most header values hold no '?' at all.)
         if 63 not in value or b"=?" not in value:
-            data = _unfold_text(value) if 10 in value or 13 in value else value
-            if data.isascii():
+            data = unfold_fast(value) if 10 in value or 13 in value else value
+            if data.isascii() and 27 not in data:
                 return data.decode("ascii")
-    elif type(value) is str and "=?" not in value and value.isascii():
-        return _FOLD_STR.sub("", value) if "\r" in value or "\n" in value else value
-    return _decode(value, fb, issues, offset)[0]
+    elif type(value) is str and "=?" not in value and value.isascii() and "\x1b" not in value:
+        return FOLD_STR.sub("", value) if "\r" in value or "\n" in value else value
+    return decode_value(value, fb, issues, offset)[0]
 
 
-def _unfold_text(data: bytes) -> bytes:
-    """Remove folds when no offsets are needed.
+def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None,
+                 offset: int = 0) -> tuple[str, int]:
+    """Decode as :func:`decode_text` does; also return how many encoded words were decoded.
 
-    Replacing LF+WSP (data without CR) or CRLF+WSP is what the fold regex does whenever no CR or
-    LF is left afterwards (every removed line end was followed by white space in the input);
-    otherwise the regex decides.
+    For callers that decide by the words found (RFC 2231 values, T55).
+
+    :param value: as for :func:`decode_text`.
+    :param fallback: the :class:`Charset` for plain 8-bit text that is not UTF-8.
+    :returns: ``(text, number of encoded words decoded)``.
+    :raises TypeError: ``value`` is not str or bytes-like.
     """
-    if 13 not in data:
-        out = data.replace(b"\n ", b" ")
-        if 9 in out:
-            out = out.replace(b"\n\t", b"\t")
-    else:
-        out = data.replace(b"\r\n ", b" ")
-        if 9 in out:
-            out = out.replace(b"\r\n\t", b"\t")
-    if 10 in out or 13 in out:
-        return _FOLD.sub(b"", data)
-    return out
-
-
-def _decode(value, fb: Charset, issues, offset: int) -> tuple[str, int]:
-    """decode_text after argument checks; returns (text, number of encoded words decoded)."""
-    data, mode = (value, 0) if type(value) is bytes else _as_bytes(value, "value")
+    data, mode = (value, 0) if type(value) is bytes else value_bytes(value, "value")
     if b"=?" not in data:
         # No word: only folds to remove, and the text is ASCII or valid UTF-8 (no issue).
-        unfolded = _unfold_text(data) if b"\r" in data or b"\n" in data else data
+        unfolded = unfold_fast(data) if b"\r" in data or b"\n" in data else data
         if unfolded.isascii():
-            return unfolded.decode("ascii"), 0
-        try:
-            return unfolded.decode("utf-8"), 0
-        except UnicodeDecodeError:
-            pass
-    original = data
+            if 27 not in unfolded:
+                return unfolded.decode("ascii"), 0
+        else:
+            try:
+                return unfolded.decode("utf-8"), 0
+            except UnicodeDecodeError:
+                pass
+    folds = None
     if 10 in data or 13 in data:
-        data = _unfold_text(data)
+        data, folds = unfold(data)
     local: list[TextIssue] | None = [] if issues is not None else None
-    decoder = _Decoder(data, fb, mode, local)
+    decoder = _Decoder(data, fallback, mode, local)
     text = decoder.run()
     if local:
-        if len(data) != len(original):  # folds were removed: map offsets back (only now)
-            local = _unmap(local, _unfold(original)[1])
+        if folds is not None:  # folds were removed: map offsets back (only now)
+            local = folds.issues(local)
         if offset:
             local = [TextIssue(i.kind, i.offset + offset, i.length) for i in local]
         issues.extend(local)
     return text, decoder.words
 
 
-def _unfold(data: bytes) -> tuple[bytes, tuple[list[int], list[int]] | None]:
-    """Remove folds; return (unfolded bytes, (unfolded positions of removals, cumulative counts))."""
-    pieces = []
-    positions: list[int] = []
-    removed: list[int] = []
-    last = 0
-    total = 0
-    for m in _FOLD.finditer(data):
-        s, e = m.span()
-        pieces.append(data[last:s])
-        total_before = total
-        total += e - s
-        positions.append(s - total_before)
-        removed.append(total)
-        last = e
-    if not positions:
-        return data, None
-    pieces.append(data[last:])
-    return b"".join(pieces), (positions, removed)
+_LABELS: dict[bytes, tuple[Charset | None, object, bool]] = {}
 
 
-def _unmap(found: list[TextIssue], folds) -> list[TextIssue]:
-    """Map issue offsets in unfolded bytes back to offsets in the folded input."""
-    positions, removed = folds
-
-    def orig(u: int) -> int:
-        k = bisect_right(positions, u)
-        return u + (removed[k - 1] if k else 0)
-
-    out = []
-    for i in found:
-        start = orig(i.offset)
-        end = orig(i.offset + i.length - 1) + 1 if i.length > 0 else start
-        out.append(TextIssue(i.kind, start, end - start))
-    return out
-
-
-_LABELS: dict[bytes, tuple[Charset | None, object]] = {}
-
-
-def _label(label: bytes) -> tuple[Charset | None, object]:
-    """Resolve an encoded word's ``charset[*language]`` field: (Charset or None, group key)."""
+def _label(label: bytes) -> tuple[Charset | None, object, bool]:
+    """Resolve an encoded word's ``charset[*language]`` field: (Charset or None, group key,
+    names US-ASCII)."""
     name = label.decode("latin-1").split("*", 1)[0]
-    cs = for_label(name) if name else None
-    result = (cs, cs if cs is not None else name.lower())
+    cs, us_ascii = label_info(name) if name else (None, False)
+    result = (cs, cs if cs is not None else name.lower(), us_ascii)
     if len(_LABELS) < 1024:
         _LABELS[label] = result
     return result
 
 
+class _Group:
+    """Adjacent encoded words in one charset: their decoded bytes joined, and where each word's
+    text is (for issue offsets): the first word in attributes, the others in one array."""
+
+    __slots__ = ("cs", "key", "us_ascii", "raw", "buf", "first", "more")
+
+    def __init__(self, cs, key, us_ascii: bool, raw: bytes, t: int, close: int, b: bool) -> None:
+        self.cs = cs
+        self.key = key
+        self.us_ascii = us_ascii
+        self.raw = raw
+        self.buf: bytearray | None = None
+        self.first = (t, close, b, len(raw))
+        self.more: array | None = None  # t, close, b, decoded length of each further word
+
+    def add(self, raw: bytes, t: int, close: int, b: bool) -> None:
+        if self.more is None:
+            self.more = array("q")
+            self.buf = bytearray(self.raw)
+        self.buf += raw
+        self.more.extend((t, close, b, len(raw)))
+
+    def joined(self) -> bytes:
+        return self.raw if self.buf is None else bytes(self.buf)
+
+    def words(self):
+        """``(t, close, b, decoded length)`` of each word, in order."""
+        yield self.first
+        more = self.more
+        if more is not None:
+            for k in range(0, len(more), 4):
+                yield more[k], more[k + 1], more[k + 2], more[k + 3]
+
+
 class _Decoder:
     """One decode_text run over unfolded bytes (issues use offsets into these bytes)."""
 
-    __slots__ = ("data", "fb", "mode", "issues", "out", "plain", "closes", "line_ends", "words")
+    __slots__ = ("data", "fb", "mode", "issues", "out", "plain", "words", "_close_q", "_close_r",
+                 "_end_q", "_end_r")
 
     def __init__(self, data: bytes, fb: Charset, mode: int, issues) -> None:
         self.data = data
@@ -249,17 +234,17 @@ class _Decoder:
         self.issues = issues
         self.out: list = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
         self.plain: list[tuple[bytes, int]] = []
-        self.closes: list[int] | None = None
-        self.line_ends: list[int] | None = None
         self.words = 0
+        # Cursors of the last "?=" and line-end searches (the scan only moves forward).
+        self._close_q = self._close_r = -1
+        self._end_q = self._end_r = -1
 
     def run(self) -> str:
         data = self.data
         find = data.find
         issues = self.issues
         pos = 0  # start of the text not yet emitted
-        group: list = []  # adjacent words in one charset: (key, charset, label, [(bytes, t, close, enc)])
-        group_key = None
+        group: _Group | None = None
         strict = _STRICT_WORD.match
         i = find(b"=?")
         while i >= 0:
@@ -281,13 +266,12 @@ class _Decoder:
                 label, enc, t, close = word
                 spaced = find(b" ", t, close) >= 0 or find(b"\t", t, close) >= 0
             end = close + 2
-            if group and (pos == i or not data[pos:i].strip(b" \t")):
+            if group is not None and (pos == i or not data[pos:i].strip(b" \t")):
                 pass  # white space between adjacent encoded words is dropped (RFC 2047 §6.2)
             else:
-                if group:
+                if group is not None:
                     self._flush(group)
-                    group = []
-                    group_key = None
+                    group = None
                 if pos < i:
                     self._emit_plain(data[pos:i], pos)
             if issues is not None:
@@ -295,20 +279,23 @@ class _Decoder:
                     issues.append(TextIssue(_K_TOO_LONG, i, end - i))
                 if spaced:
                     issues.append(TextIssue(_K_MALFORMED, i, end - i))
-            raw = _decode_b(data, t, close, issues) if enc in b"Bb" else _decode_q(data, t, close, issues)
+            b = enc in b"Bb"
+            raw = _decode_b(data, t, close, issues) if b else _decode_q(data, t, close, issues)
             try:
-                cs, key = _LABELS[label]
+                cs, key, us_ascii = _LABELS[label]
             except KeyError:
-                cs, key = _label(label)
-            if group and key is not group_key and key != group_key:
+                cs, key, us_ascii = _label(label)
+            if group is not None and key is not group.key and key != group.key:
                 self._flush(group)
-                group = []
-            group_key = key
-            group.append((cs, raw, t, close, enc, i, end))
+                group = None
+            if group is None:
+                group = _Group(cs, key, us_ascii, raw, t, close, b)
+            else:
+                group.add(raw, t, close, b)
             self.words += 1
             pos = end
             i = find(b"=?", end)
-        if group:
+        if group is not None:
             self._flush(group)
         if pos < len(data):
             self._emit_plain(data[pos:], pos)
@@ -335,64 +322,76 @@ class _Decoder:
         close = self._close_at(t)
         if close < 0:
             return (None, t)
-        if self._line_end_between(t, close):
+        if self._line_end_at(t) < close:
             return (None, close + 2)
         return charset, enc, t, close
 
     def _close_at(self, t: int) -> int:
-        closes = self.closes
-        if closes is None:
-            closes = self.closes = [m.start() for m in _CLOSE.finditer(self.data)]
-        k = bisect_left(closes, t)
-        return closes[k] if k < len(closes) else -1
+        """The first ``?=`` at or after ``t`` (-1: none). The last answer is reused while it
+        still holds, so the forward-moving scan looks at each byte a bounded number of times."""
+        r = self._close_r
+        if 0 <= self._close_q <= t and (r < 0 or t <= r):
+            return r
+        r = self._close_r = self.data.find(b"?=", t)
+        self._close_q = t
+        return r
 
-    def _line_end_between(self, t: int, close: int) -> bool:
-        ends = self.line_ends
-        if ends is None:
-            data = self.data
-            ends = self.line_ends = (
-                [m.start() for m in _LINE_END.finditer(data)] if (b"\r" in data or b"\n" in data) else []
-            )
-        if not ends:
-            return False
-        k = bisect_left(ends, t)
-        return k < len(ends) and ends[k] < close
+    def _line_end_at(self, t: int) -> int:
+        """The first CR or LF at or after ``t`` (``len(data)``: none); reused like _close_at."""
+        r = self._end_r
+        if 0 <= self._end_q <= t <= r:
+            return r
+        m = _LINE_END.search(self.data, t)
+        r = self._end_r = m.start() if m is not None else len(self.data)
+        self._end_q = t
+        return r
 
-    def _flush(self, group: list) -> None:
+    def _flush(self, group: _Group) -> None:
         """Decode one run of adjacent same-charset words (their bytes joined) and emit it."""
-        cs = group[0][0]
-        raw = group[0][1] if len(group) == 1 else b"".join(w[1] for w in group)
+        raw = group.joined()
         issues = self.issues
         found: list[TextIssue] | None = [] if issues is not None else None
-        text = None
-        if cs is not None:
+        cs = group.cs
+        if cs is not None and not group.us_ascii:
             try:
                 text = cs.decode(raw, found, 0)
             except ImportError:  # a family module not installed yet: unknown-charset rule (T1)
                 if found is not None:
                     del found[:]
-                text = None
-        if text is None:
-            text = decode_unknown(raw, found, 0)[0]
+                text = decode_bytes(raw, None, False, found)[0]
+        else:
+            text = decode_bytes(raw, cs, group.us_ascii, found)[0]
         if found:
-            spans = []
-            for _cs, _raw, t, close, enc, _s, _e in group:
-                spans.extend(_b_spans(self.data, t, close) if enc in b"Bb" else _q_spans(self.data, t, close))
-            first = group[0][2]
-            for i in found:
-                if i.length > 0 and i.offset + i.length <= len(spans):
-                    start = spans[i.offset][0]
-                    end = spans[i.offset + i.length - 1][1]
-                elif i.offset < len(spans):
-                    start = end = spans[i.offset][0]
-                else:
-                    start = end = spans[-1][1] if spans else first
-                issues.append(TextIssue(i.kind, start, end - start))
+            issues.extend(map_issues(found, lambda need: self._locate(group, need), len(raw),
+                                     group.first[0]))
         self.out.append(text)
+
+    def _locate(self, group: _Group, need: list[int]) -> dict[int, tuple[int, int]]:
+        """The encoded characters of the decoded bytes ``need`` (ascending) of the group: only
+        the words that hold one are walked."""
+        data = self.data
+        found: dict[int, tuple[int, int]] = {}
+        k = 0
+        pos = 0
+        for t, close, b, length in group.words():
+            end = pos + length
+            if need[k] < end:
+                index = pos
+                for _key, s, e in (_b_spans(data, t, close) if b else _q_spans(data, t, close)):
+                    while k < len(need) and need[k] == index:
+                        found[index] = (s, e)
+                        k += 1
+                    if k == len(need) or need[k] >= end:
+                        break
+                    index += 1
+                if k == len(need):
+                    break
+            pos = end
+        return found
 
     def _emit_plain(self, seg: bytes, at: int) -> None:
         if seg.isascii():
-            self.out.append(seg.decode("ascii"))
+            self.out.append(decode_ascii(seg, self.issues, at)[0])
         else:
             self.out.append(len(self.plain))
             self.plain.append((seg, at))
@@ -420,19 +419,6 @@ class _Decoder:
                     texts.append(self.fb.decode(seg, issues, at))
             out = [texts[p] if type(p) is int else p for p in out]
         return "".join(out)
-
-
-def high_byte_span(data: bytes) -> tuple[int, int]:
-    """Return ``(start, end)``: from the first to just after the last byte >= 0x80 of ``data``.
-
-    The span an ``AmbiguousRaw8Bit`` issue covers (T51); ``data`` must hold such a byte.
-    """
-    start = _HIGH_BYTE.search(data).start()
-    end = len(data) - _HIGH_BYTE.search(data[::-1]).start()
-    return start, end
-
-
-_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 
 
 def _has_ws(field: bytes) -> bool:
@@ -466,18 +452,9 @@ def _decode_q(data: bytes, t: int, close: int, issues) -> bytes:
     return bytes(out)
 
 
-def _q_spans(data: bytes, t: int, close: int) -> list[tuple[int, int]]:
-    """The input span of each byte :func:`_decode_q` produces."""
-    spans = []
-    k = t
-    while k < close:
-        if data[k] == 0x3D and k + 2 < close and data[k + 1] in _HEX and data[k + 2] in _HEX:
-            spans.append((k, k + 3))
-            k += 3
-        else:
-            spans.append((k, k + 1))
-            k += 1
-    return spans
+def _q_spans(data: bytes, t: int, close: int):
+    """Yield ``(None, start, end)``: the input span of each byte :func:`_decode_q` produces."""
+    return escape_spans(data, t, close, 0x3D)
 
 
 def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
@@ -532,23 +509,21 @@ def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
     return out
 
 
-def _b_spans(data: bytes, t: int, close: int) -> list[tuple[int, int]]:
-    """The input span of each byte :func:`_decode_b` produces (its 4-character group)."""
-    posn = []
+def _b_spans(data: bytes, t: int, close: int):
+    """Yield ``(None, start, end)`` for each byte :func:`_decode_b` produces: its 4-character
+    group (alphabet characters before the first ``=``)."""
+    group: list[int] = []
     for k in range(t, close):
         b = data[k]
         if b == 0x3D:
             break
         if b in _B64_SET:
-            posn.append(k)
-    spans = []
-    n = len(posn)
-    for g in range(0, n - n % 4 + (4 if n % 4 >= 2 else 0), 4):
-        grp = posn[g:g + 4]
-        nbytes = len(grp) - 1 if len(grp) < 4 else 3
-        span = (grp[0], grp[-1] + 1)
-        spans.extend([span] * nbytes)
-    return spans
+            group.append(k)
+            if len(group) == 4:
+                yield from ((None, group[0], k + 1),) * 3
+                group = []
+    if len(group) >= 2:
+        yield from ((None, group[0], group[-1] + 1),) * (len(group) - 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -562,10 +537,6 @@ _Q_TABLE = tuple(
 _Q_COST = bytes(len(s) for s in _Q_TABLE)
 _NEEDS_ENCODING = re.compile(r"[^\x20-\x7e]|=\?")
 _TOKEN = re.compile(r"[^ ]+")
-_HIGH_SURROGATE = re.compile("[\ud800-\udbff]")
-# Decoder keys whose encoders keep state across characters: encode whole chunks.
-_STATEFUL = frozenset({"utf-7", "iso-2022-jp", "iso-2022-jp-1", "iso-2022-jp-2", "iso-2022-jp-3",
-                       "cp50220", "cp50221", "cp50222", "iso-2022-kr", "hz-gb-2312"})
 
 
 def encode(text: str, charset="utf-8") -> str:
@@ -593,7 +564,7 @@ def encode(text: str, charset="utf-8") -> str:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    cs = _charset_arg(charset, "charset")
+    cs = charset_arg(charset, "charset")
     if _NEEDS_ENCODING.search(text) is None:
         return text
     out = []
@@ -618,29 +589,11 @@ def encode(text: str, charset="utf-8") -> str:
     return "".join(out)
 
 
-def _units(s: str) -> list[str]:
-    """Split into characters, keeping a high surrogate and a following low surrogate together."""
-    if _HIGH_SURROGATE.search(s) is None:
-        return list(s)
-    units = []
-    k = 0
-    n = len(s)
-    while k < n:
-        c = s[k]
-        if "\ud800" <= c <= "\udbff" and k + 1 < n and "\udc00" <= s[k + 1] <= "\udfff":
-            units.append(s[k:k + 2])
-            k += 2
-        else:
-            units.append(c)
-            k += 1
-    return units
-
-
 def _encode_group(s: str, cs: Charset) -> str:
     name = cs.name
     cap = MAX_WORD_LENGTH - len(name) - 7  # "=?" name "?X?" text "?="
-    units = _units(s)
-    if cs.key in _STATEFUL:
+    units = char_units(s)
+    if cs.key in STATEFUL:
         return " ".join(_stateful_words(units, cs, cap))
     parts = [cs.encode(u) for u in units]
     whole = b"".join(parts)
@@ -667,48 +620,13 @@ def _encode_group(s: str, cs: Charset) -> str:
 
 def _stateful_words(units: list[str], cs: Charset, cap: int) -> list[str]:
     """Chunk for a stateful charset: each word's bytes come from encoding its chunk alone."""
-    whole = _close_run(cs, cs.encode("".join(units)))
+    whole = cs.encode("".join(units))
     use_b = (len(whole) + 2) // 3 * 4 < sum(_Q_COST[b] for b in whole)
 
     def length(raw: bytes) -> int:
         return (len(raw) + 2) // 3 * 4 if use_b else sum(_Q_COST[b] for b in raw)
 
-    words = []
-    k = 0
-    n = len(units)
-    while k < n:
-        j = k + 1
-        best = _close_run(cs, cs.encode(units[k]))
-        while j < n:
-            raw = _close_run(cs, cs.encode("".join(units[k:j + 1])))
-            if length(raw) > cap:
-                break
-            best = raw
-            j += 1
-        words.append(_word(cs.name, best, use_b))
-        k = j
-    return words
-
-
-def _close_run(cs: Charset, raw: bytes) -> bytes:
-    """For UTF-7, end an open base64 run with ``-`` so that joined words decode alike."""
-    if cs.key != "utf-7":
-        return raw
-    in_run = False
-    k = 0
-    n = len(raw)
-    while k < n:
-        b = raw[k]
-        if in_run:
-            if b not in _B64_SET:
-                in_run = False
-        elif b == 0x2B:  # '+'
-            if k + 1 < n and raw[k + 1] == 0x2D:
-                k += 1
-            else:
-                in_run = True
-        k += 1
-    return raw + b"-" if in_run else raw
+    return [_word(cs.name, raw, use_b) for raw in stateful_chunks(units, cs, length, cap)]
 
 
 def _word(name: str, raw: bytes, use_b: bool) -> str:

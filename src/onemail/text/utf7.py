@@ -17,7 +17,10 @@ code units. ``InvalidUtf7`` (one U+FFFD each, ambiguity T30) is reported for
 **Decoding IMAP modified UTF-7.** ``&-`` is ``&``; ``&`` opens a run of ``[A-Za-z0-9+,]`` (``,``
 for ``/``) closed by ``-``. A run whose ``-`` is missing still decodes and is reported with a
 zero-length ``InvalidImapUtf7`` at the position where the ``-`` belongs (T31). Bytes outside
-0x20..0x7E in direct mode become U+FFFD; the run damage of UTF-7 applies likewise.
+0x20..0x7E in direct mode become U+FFFD; the run damage of UTF-7 applies likewise. A run that
+encodes a printable ASCII character (``&BBYAJgQW-`` holds ``&``), which RFC 3501 requires to be
+written directly, still decodes and is reported once with ``MalformedImapUtf7`` over the whole
+run (T83); it makes no U+FFFD.
 
 **Encoding.** UTF-7 writes letters, digits, ``'(),-./:?``, space, tab, CR and LF directly and
 everything else in base64 runs (also RFC 2152's "optional direct" characters ``!"#$%&*;<=>@[]^_`{|}``
@@ -54,6 +57,8 @@ __all__ = ["Utf7Codec", "codec", "decode", "decode_imap", "encode", "encode_imap
 
 _INVALID = IssueKind.INVALID_UTF7
 _INVALID_IMAP = IssueKind.INVALID_IMAP_UTF7
+_MALFORMED_IMAP = IssueKind.MALFORMED_IMAP_UTF7
+_PRINTABLE_ASCII = re.compile("[\x20-\x7e]")
 
 # UTF-7 runs: "+" then base64 characters then an optional "-".
 _RUN_SPLIT = re.compile(rb"(\+[A-Za-z0-9+/]*+-?)")
@@ -398,6 +403,8 @@ def decode_imap(data, issues: list | None = None, offset: int = 0) -> str:
         ``&`` not followed by base64 or ``-`` (length 1, U+FFFD); a run without its ``-``
         (length 0 at the position of the missing ``-``, no U+FFFD: the run still decodes, T31);
         unpaired surrogates and bad leftover bits as for UTF-7 (U+FFFD each, T30).
+        ``MalformedImapUtf7``: a run that encodes printable ASCII (the run from ``&`` to its
+        end; no U+FFFD, T83).
     :raises TypeError: ``data`` is not bytes-like.
 
     >>> decode_imap(b"&ZeVnLIqe-"), decode_imap(b"Entw&APw-rfe"), decode_imap(b"&Jjo-!")
@@ -412,8 +419,13 @@ def decode_imap(data, issues: list | None = None, offset: int = 0) -> str:
             out.append(_imap_direct(data, pos, s, issues, offset))
         chars, dash = m.group(1), m.group(2)
         if chars:
-            out.append(_decode_run(chars.translate(_IMAP_TO_STD), s + 1, 0, True, _INVALID_IMAP,
-                                   issues, offset)[0])
+            at = len(issues) if issues is not None else 0
+            run = _decode_run(chars.translate(_IMAP_TO_STD), s + 1, 0, True, _INVALID_IMAP,
+                              issues, offset)[0]
+            out.append(run)
+            if issues is not None and _PRINTABLE_ASCII.search(run) is not None:
+                # non-canonical: printable ASCII must be written directly (RFC 3501 5.1.3; T83)
+                issues.insert(at, TextIssue(_MALFORMED_IMAP, offset + s, m.end() - s))
             if not dash and issues is not None:
                 issues.append(TextIssue(_INVALID_IMAP, offset + m.end(), 0))
         elif dash:

@@ -45,8 +45,10 @@ without a following byte 0x20..0x7F.
 
 **HZ-GB-2312 (RFC 1843).** ``~{`` enters GB 2312 mode, ``~}`` leaves it, ``~~`` is ``~``,
 ``~`` + LF (and ``~`` + CR LF, T39) is a line continuation that produces nothing. In GB mode
-pairs of 0x21..0x7E are decoded by onemail's GBK (bytes | 0x80); CR or LF returns to ASCII.
-Any other ``~`` is U+FFFD (length 1) and the next byte is read again.
+pairs of 0x21..0x7E are decoded by onemail's GBK (bytes | 0x80), except that a ``~`` followed
+by ``}`` is always the shift out, never a trail byte (the byte before it is then unpaired); CR
+or LF returns to ASCII, also after white space. Any other ``~`` in ASCII mode is U+FFFD (length
+1) and the next byte is read again.
 
 **Not decoded** (T38): JIS X 0213 plane 2, ISO-2022-CN (the label is unknown, ``for_label``
 gives ``None``).
@@ -55,10 +57,12 @@ gives ``None``).
 g2 << 9`` (set numbers below; 0 is the initial state), for HZ 1 in GB mode. An escape sequence,
 a ``~`` or a lead byte at the end of an unfinished chunk is held back.
 
-**Encoding** uses CPython's stateful codecs (``iso2022_jp``, ``_1``, ``_2``, ``_3``,
-``iso2022_jp_ext`` for cp50221/cp50222 without its JIS X 0212, ``iso2022_kr``); HZ is written here (CPython's ``hz``
-leaves a ``~`` after GB text unescaped) from onemail's GBK encoder. A character they cannot
-write becomes ``?`` with ``Unencodable``.
+**Encoding** writes ESC, SO and SI in the text as ``?`` with ``Unencodable`` (a reader would
+take them as escape sequences and shifts; T82) and otherwise uses CPython's stateful codecs
+(``iso2022_jp``, ``_1``, ``_2``, ``_3``, ``iso2022_jp_ext`` for cp50221/cp50222 without its JIS
+X 0212, ``iso2022_kr``); HZ is written here (CPython's ``hz`` leaves a ``~`` after GB text
+unescaped) from onemail's GBK encoder, where ESC, SO and SI are plain controls. A character
+they cannot write becomes ``?`` with ``Unencodable``.
 """
 
 from __future__ import annotations
@@ -437,9 +441,25 @@ class Iso2022Codec(Codec):
         return out.finish(), size if consumed is None else consumed, new_state or None
 
     def encode(self, text, issues):
+        framing = None
+        if _FRAMING.search(text) is not None:
+            # ESC, SO and SI are the stream's own controls: a reader takes them as designations
+            # and shifts, so they cannot be written (T82).
+            framing = [m.start() for m in _FRAMING.finditer(text)]
+            text = _FRAMING.sub("?", text)
+        found = [] if framing and issues is not None else issues
         if self._python_name == "iso2022_jp_ext" and not text.isascii():
-            text = _only_jis_x_0208_and_kana(text, issues)
-        return encode_with(self._python_name, text, issues)
+            text = _only_jis_x_0208_and_kana(text, found)
+        out = encode_with(self._python_name, text, found)
+        if found is not issues:
+            found.extend(TextIssue(IssueKind.UNENCODABLE, i, 1) for i in framing)
+            found.sort(key=_by_offset)
+            issues.extend(found)
+        return out
+
+
+# The framing controls of ISO-2022 (ESC, SO, SI): never written as text (T82).
+_FRAMING = re.compile("[\x1b\x0e\x0f]")
 
 
 _NON_ASCII = re.compile("[^\x00-\x7f]")
@@ -485,8 +505,12 @@ def _g2_char(g2: int, c: int) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # HZ-GB-2312
 
-# GB mode tokens: pairs (a lead is never "~"), "~}", a line end, controls, a lone or high byte.
-_HZ_GB = re.compile(rb"((?:[\x21-\x7d][\x21-\x7e])+)|(~\})|([\r\n])|([\x00-\x20\x7f]+)|[\x21-\xff]")
+# GB mode tokens: pairs, "~}", a line end, other controls and space, a lone or high byte. A
+# lead is never "~", and a "~" followed by "}" is never a trail: "~}" leaves GB mode even after
+# a lone byte (T39: "~{.~}x" is U+FFFD, "x"). CR and LF are not in the control run, so white
+# space before a line end cannot carry GB mode over it (T35).
+_HZ_GB = re.compile(rb"((?:[\x21-\x7d](?:[\x21-\x7d]|~(?!\})))+)|(~\})|([\r\n])"
+                    rb"|([\x00-\x09\x0b\x0c\x0e-\x20\x7f]+)|[\x21-\xff]")
 
 
 class HzCodec(Codec):
@@ -541,6 +565,12 @@ class HzCodec(Codec):
             m = _HZ_GB.match(data, pos)
             pairs, leave, line_end, ctl = m.groups()
             if pairs is not None:
+                if not final and m.end() == size and pairs[-1] == 0x7E:
+                    # the "~" may be the start of "~}" in the next chunk: hold its pair back
+                    if len(pairs) > 2:
+                        out.pairs(GB2312, pairs[:-2], pos)
+                        pos += len(pairs) - 2
+                    break
                 out.pairs(GB2312, pairs, pos)
             elif leave is not None:
                 gb = False
