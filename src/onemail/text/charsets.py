@@ -251,7 +251,7 @@ def _loose(label: str) -> str | None:
         return None
     if lab[:2] in ("x-", "x_"):
         lab = lab[2:]
-    return _LEADING_ZEROS.sub("", _NOT_ALNUM.sub("", lab))
+    return _NOT_ALNUM.sub("", _LEADING_ZEROS.sub("", lab))
 
 
 def for_label(label: str) -> Charset | None:
