@@ -185,7 +185,7 @@ def _label(label: bytes) -> tuple[Charset | None, object, bool]:
     name = label.decode("latin-1").split("*", 1)[0]
     cs, us_ascii = label_info(name) if name else (None, False)
     result = (cs, cs if cs is not None else name.lower(), us_ascii)
-    if len(_LABELS) < 1024:
+    if len(_LABELS) < 1024 and len(label) <= 64:  # a long charset field is no label to keep
         _LABELS[label] = result
     return result
 
