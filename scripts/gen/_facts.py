@@ -25,13 +25,14 @@ _LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
 
 def loose(label: str) -> str:
     """Return the loose form of a label (T80): lower case, a leading ``x-``/``x_`` dropped,
-    then Unicode TS #22's charset alias matching: every character other than ``a-z`` and
-    ``0-9`` dropped, and the zeros that begin a number (``"X-ISO_2022-JP"`` -> ``"iso2022jp"``,
-    ``"IBM00858"`` -> ``"ibm858"``)."""
+    then Unicode TS #22's charset alias matching: the zeros that begin a number (not after a
+    digit, before one) and every character other than ``a-z`` and ``0-9`` dropped
+    (``"X-ISO_2022-JP"`` -> ``"iso2022jp"``, ``"IBM00858"`` -> ``"ibm858"``, ``"8859-01"`` ->
+    ``"88591"``)."""
     lab = label.strip(" \t\n\f\r").lower()
     if lab[:2] in ("x-", "x_"):
         lab = lab[2:]
-    return _LEADING_ZEROS.sub("", _NOT_ALNUM.sub("", lab))
+    return _NOT_ALNUM.sub("", _LEADING_ZEROS.sub("", lab))
 
 
 def read_facts() -> list[dict]:

@@ -377,3 +377,11 @@ def test_many_adjacent_words_are_one_group():
     assert text == "a" * 9999 + "\ufffd"
     assert issues == [(K.INVALID_UTF8, 9999 * 14 + 10, 3)]
 
+
+
+def test_many_pieces_joined_on_the_way_keep_the_text():
+    """10^4 words and gaps (pieces are joined in chunks for memory); 8-bit text after them."""
+    data = b"=?utf-8?q?a?= =?iso-8859-2?q?=B1?= x " * 5000 + b"caf\xe9"
+    text, issues = dec(data)
+    assert text == "aą x " * 5000 + "café"
+    assert issues == [(K.AMBIGUOUS_RAW_8BIT, len(data) - 1, 1)]

@@ -238,6 +238,10 @@ _ASCII_WS = " \t\n\f\r"
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _label_cache: dict[str, Charset | None] = {}
+# Labels longer than this are resolved each time, not kept in the cache, so that long junk
+# labels cannot fill memory (the longest IANA name,
+# "Extended_UNIX_Code_Packed_Format_for_Japanese", has 45 characters).
+_CACHED_LABEL_LENGTH = 64
 
 
 def _by_key(key: str) -> Charset:
@@ -251,7 +255,7 @@ def _loose(label: str) -> str | None:
         return None
     if lab[:2] in ("x-", "x_"):
         lab = lab[2:]
-    return _LEADING_ZEROS.sub("", _NOT_ALNUM.sub("", lab))
+    return _NOT_ALNUM.sub("", _LEADING_ZEROS.sub("", lab))
 
 
 def for_label(label: str) -> Charset | None:
@@ -284,7 +288,7 @@ def for_label(label: str) -> Charset | None:
     if not isinstance(label, str):
         raise TypeError(f"label must be str, not {type(label).__name__}")
     result = _resolve(label)
-    if len(_label_cache) < 4096:
+    if len(_label_cache) < 4096 and len(label) <= _CACHED_LABEL_LENGTH:
         _label_cache[label] = result
     return result
 

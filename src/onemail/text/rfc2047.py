@@ -92,6 +92,9 @@ _B64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 _B64_SET = frozenset(_B64_ALPHABET)
 
 _FALLBACK_DEFAULT = for_label("windows-1252")
+# Pieces of decoded text kept before they are joined into one chunk (memory: a str object per
+# piece costs some 50 bytes; each piece is copied once more, so the time stays linear).
+_COMPACT = 4096
 
 # ---------------------------------------------------------------------------------------------
 # Decoding
@@ -182,7 +185,7 @@ def _label(label: bytes) -> tuple[Charset | None, object, bool]:
     name = label.decode("latin-1").split("*", 1)[0]
     cs, us_ascii = label_info(name) if name else (None, False)
     result = (cs, cs if cs is not None else name.lower(), us_ascii)
-    if len(_LABELS) < 1024:
+    if len(_LABELS) < 1024 and len(label) <= 64:  # a long charset field is no label to keep
         _LABELS[label] = result
     return result
 
@@ -224,8 +227,8 @@ class _Group:
 class _Decoder:
     """One decode_text run over unfolded bytes (issues use offsets into these bytes)."""
 
-    __slots__ = ("data", "fb", "mode", "issues", "out", "plain", "words", "_close_q", "_close_r",
-                 "_end_q", "_end_r")
+    __slots__ = ("data", "fb", "mode", "issues", "out", "chunks", "plain", "words", "_close_q",
+                 "_close_r", "_end_q", "_end_r")
 
     def __init__(self, data: bytes, fb: Charset, mode: int, issues) -> None:
         self.data = data
@@ -233,6 +236,7 @@ class _Decoder:
         self.mode = mode
         self.issues = issues
         self.out: list = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
+        self.chunks: list[str] = []  # joined pieces before those of self.out
         self.plain: list[tuple[bytes, int]] = []
         self.words = 0
         # Cursors of the last "?=" and line-end searches (the scan only moves forward).
@@ -364,7 +368,7 @@ class _Decoder:
         if found:
             issues.extend(map_issues(found, lambda need: self._locate(group, need), len(raw),
                                      group.first[0]))
-        self.out.append(text)
+        self._push(text)
 
     def _locate(self, group: _Group, need: list[int]) -> dict[int, tuple[int, int]]:
         """The encoded characters of the decoded bytes ``need`` (ascending) of the group: only
@@ -391,10 +395,19 @@ class _Decoder:
 
     def _emit_plain(self, seg: bytes, at: int) -> None:
         if seg.isascii():
-            self.out.append(decode_ascii(seg, self.issues, at)[0])
+            self._push(decode_ascii(seg, self.issues, at)[0])
         else:
             self.out.append(len(self.plain))
             self.plain.append((seg, at))
+
+    def _push(self, text: str) -> None:
+        out = self.out
+        out.append(text)
+        if len(out) >= _COMPACT and not self.plain:
+            # many small pieces: join them (the text so far is decided), so that a value of a
+            # million words and gaps holds a few large strings, not a million small ones
+            self.chunks.append("".join(out))
+            out.clear()
 
     def _finish(self) -> str:
         out = self.out
@@ -418,6 +431,8 @@ class _Decoder:
                         issues.append(TextIssue(_K_RAW, at + first, end - first))
                     texts.append(self.fb.decode(seg, issues, at))
             out = [texts[p] if type(p) is int else p for p in out]
+        if self.chunks:
+            return "".join(self.chunks) + "".join(out)
         return "".join(out)
 
 

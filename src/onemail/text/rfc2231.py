@@ -165,7 +165,7 @@ class ParameterCollector:
         # per parameter: end of its value in _buf and source offset of the value's first byte
         # (two items each), name id (index into _spell), section key (-1 for a plain name)
         self._rec = array("q")
-        self._base = array("q")
+        self._base = array("i")  # fewer names than bytes: below 2**31
         self._num = array("q")
         self._flags = bytearray()
         self._ids: dict[str, int] = {}
@@ -245,7 +245,7 @@ class ParameterCollector:
             else:
                 entries = sections.get(ident)
                 if entries is None:
-                    entries = sections[ident] = array("q")
+                    entries = sections[ident] = array("i")
                 entries.append(e)
         if len(self._buf) < 4096:  # small: slicing the bytearray is cheaper than a view
             return self._resolve(plain, sections)
