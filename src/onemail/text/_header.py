@@ -15,6 +15,7 @@ UTF-8 encoding (``surrogateescape``, else ``surrogatepass`` for other lone surro
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
@@ -162,7 +163,12 @@ _K_RAW = IssueKind.AMBIGUOUS_RAW_8BIT
 _K_ASCII_UTF8 = IssueKind.AMBIGUOUS_ASCII_LABELLED_UTF8
 _K_RAW_ISO2022 = IssueKind.AMBIGUOUS_RAW_ISO2022
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
-_UTF8 = for_label("utf-8")
+
+
+@functools.cache
+def _utf8() -> Charset:
+    """UTF-8, looked up on first use (importing onemail.text loads no table)."""
+    return for_label("utf-8")  # type: ignore[return-value]
 
 
 def high_byte_span(data: bytes) -> tuple[int, int]:
@@ -201,7 +207,7 @@ def decode_bytes(raw: bytes, cs: Charset | None, us_ascii: bool,
             if found is not None:
                 first, end = high_byte_span(raw)
                 found.append(TextIssue(_K_ASCII_UTF8, first, end - first))
-            return text, _UTF8
+            return text, _utf8()
     if cs is not None:
         mark = len(found) if found is not None else 0
         try:
@@ -215,7 +221,12 @@ def decode_bytes(raw: bytes, cs: Charset | None, us_ascii: bool,
 # A designation of a two-byte set of the ISO-2022-JP family, or of JIS X 0201 katakana (T84).
 _ISO2022_JP_DESIGNATION = re.compile(rb"\x1b(?:\$[@B]|\$\([@BDOPQ]|\(I)")
 _ESCAPE = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]?")
-_ISO2022_JP = for_label("iso-2022-jp")
+
+
+@functools.cache
+def _iso2022_jp() -> Charset:
+    """ISO-2022-JP, looked up on first use (importing onemail.text loads no table)."""
+    return for_label("iso-2022-jp")  # type: ignore[return-value]
 
 
 def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[str, bool]:
@@ -236,7 +247,7 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
         first = seg.find(b"\x1b")
         last = _ESCAPE.match(seg, seg.rfind(b"\x1b")).end()
         issues.append(TextIssue(_K_RAW_ISO2022, at + first, last - first))
-    return _ISO2022_JP.decode(seg, issues, at), True
+    return _iso2022_jp().decode(seg, issues, at), True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ the charset, ``AmbiguousUnknownCharset``) covers the encoded characters that pro
 from __future__ import annotations
 
 import binascii
+import functools
 import re
 from array import array
 
@@ -91,7 +92,12 @@ _HEX = frozenset(b"0123456789ABCDEFabcdef")
 _B64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64_ALPHABET)
 
-_FALLBACK_DEFAULT = for_label("windows-1252")
+
+
+@functools.cache
+def _fallback_default() -> Charset:
+    """windows-1252, looked up on first use (importing onemail.text loads no table)."""
+    return for_label("windows-1252")  # type: ignore[return-value]
 # Pieces of decoded text kept before they are joined into one chunk (memory: a str object per
 # piece costs some 50 bytes; each piece is copied once more, so the time stays linear).
 _COMPACT = 4096
@@ -123,7 +129,7 @@ def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None =
     >>> decode_text("=?utf-8?q?caf=C3=A9?= =?iso-8859-1?b?4A==?= x")
     'café\xe0 x'
     """
-    fb = _FALLBACK_DEFAULT if fallback == "windows-1252" else charset_arg(fallback, "fallback")
+    fb = _fallback_default() if fallback == "windows-1252" else charset_arg(fallback, "fallback")
     if type(offset) is not int and not isinstance(offset, int):
         raise TypeError(f"offset must be int, not {type(offset).__name__}")
     if type(value) is bytes:

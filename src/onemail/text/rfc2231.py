@@ -40,6 +40,7 @@ costs a small multiple of its size.
 
 from __future__ import annotations
 
+import functools
 import re
 from array import array
 from bisect import bisect_right
@@ -62,6 +63,7 @@ from ._header import (
     unfold,
     value_bytes,
 )
+from .charsets import Charset
 from .issues import IssueKind, TextIssue
 from .rfc2047 import decode_value
 
@@ -79,7 +81,12 @@ _PCT_TABLE = tuple(chr(b) if b in _ATTR_CHARS else f"%{b:02X}" for b in range(25
 _MAX_SECTION_DIGITS = 18
 _HUGE_SECTION = 10 ** _MAX_SECTION_DIGITS
 
-_WINDOWS_1252 = charset_arg("windows-1252", "fallback")
+
+
+@functools.cache
+def _windows_1252() -> Charset:
+    """windows-1252, looked up on first use (importing onemail.text loads no table)."""
+    return charset_arg("windows-1252", "fallback")
 _K_EW = IssueKind.AMBIGUOUS_ENCODED_WORD_IN_QUOTED_STRING
 _K_RAW = IssueKind.AMBIGUOUS_RAW_8BIT
 _K_PCT = IssueKind.INVALID_PERCENT_ESCAPE
@@ -160,7 +167,7 @@ class ParameterCollector:
                  "_view")
 
     def __init__(self, *, fallback="windows-1252") -> None:
-        self._fallback = _WINDOWS_1252 if fallback == "windows-1252" else charset_arg(fallback, "fallback")
+        self._fallback = _windows_1252() if fallback == "windows-1252" else charset_arg(fallback, "fallback")
         self._buf = bytearray()  # every value, one after the other
         # per parameter: end of its value in _buf and source offset of the value's first byte
         # (two items each), name id (index into _spell), section key (-1 for a plain name)

@@ -287,8 +287,10 @@ class CjkCodec(Codec):
                 searches = tuple(searches)
                 scan = (lengths, units, searches, tuple(in_text))
             self._scans = (None,) * (len(stages) - 1) + (scan,)
-            f = self._fast = (stages, *stages[-1], rx.search, table)
+            # every attribute the fast path reads is set before _fast publishes it: another
+            # thread that sees _fast must find _lone too (test_thread_safety)
             self._lone = self._lone_errors(table)
+            f = self._fast = (stages, *stages[-1], rx.search, table)
         return f
 
     def _lone_errors(self, is_boundary: bytes):
