@@ -169,3 +169,18 @@ def test_100_kb_of_one_invalid_unit_is_one_issue_or_one_per_unit(label, unit, ki
     w = len(a)
     assert plain == [T(kind, w + k * width, width) for k in range(n)]  # spec 000: one per error
     assert bounded == [T(kind, w, n * width)]
+
+
+def test_extend_with_a_bounded_list_keeps_its_dropped_count_and_span():
+    """The message layer decodes a body on trial into its own BoundedIssues and keeps it."""
+    from onemail.text import IssueKind, TextIssue
+    from onemail.text.issues import BoundedIssues
+
+    trial = BoundedIssues(limit=2)
+    trial.extend(TextIssue(IssueKind.INVALID_UTF8, k * 2, 1) for k in range(5))
+    assert (len(trial), trial.dropped) == (3, 3)
+    kept = BoundedIssues(limit=2)
+    kept.extend(trial)
+    assert [(i.kind, i.offset, i.length) for i in kept] == [
+        (IssueKind.INVALID_UTF8, 0, 1), (IssueKind.INVALID_UTF8, 2, 1), (IssueKind.TOO_MANY_ISSUES, 4, 5)]
+    assert kept.dropped == 3

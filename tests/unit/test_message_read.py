@@ -477,3 +477,36 @@ def test_tnef_value_counts_are_bounded_by_the_bytes_left():
     props = struct.pack("<I", 1) + struct.pack("<HHI", 0x1003, 0x0001, 2) + struct.pack("<II", 7, 8)
     msg = read(_tnef(_attribute(1, 0x00069003, props)))
     assert (msg.issues, next(p.value for p in msg.properties if p.tag == 1)) == ((), (7, 8))
+
+
+def test_issue_lists_are_bounded_per_place_with_the_count_left_out():
+    """Issue 16: 10 MB of invalid bytes was 10 million issues; now runs merge and each place
+    keeps MAX_ISSUES, then one TooManyIssues with the count of the rest."""
+    from onemail.message.model import MAX_ISSUES
+
+    body = b"\xff" * 1_000_000  # one run
+    msg = read(b"Content-Type: text/plain; charset=shift_jis\r\n\r\n" + body)
+    assert kinds(msg) == [(K.INVALID_SHIFT_JIS, "part:1", 0, 1_000_000)]
+    body = b"\x81 " * 500_000  # half a million separate errors
+    msg = read(b"Content-Type: text/plain; charset=shift_jis\r\n\r\n" + body)
+    issues = msg.parts[0].issues
+    assert len(issues) == MAX_ISSUES + 1
+    assert [(i.kind, i.offset, i.length) for i in issues[:2]] == [(K.INVALID_SHIFT_JIS, 0, 1), (K.INVALID_SHIFT_JIS, 2, 1)]
+    last = issues[-1]
+    assert (last.kind, last.offset, last.offset + last.length, last.count) == (
+        K.TOO_MANY_ISSUES, 2 * MAX_ISSUES, 1_000_000 - 1, 500_000 - MAX_ISSUES)
+    assert last.to_json() == {"kind": "TooManyIssues", "where": "part:1", "offset": 200,
+                              "length": 999_799, "count": 499_900}
+
+
+def test_malformed_lines_and_addresses_are_bounded_too():
+    from onemail.message.model import MAX_ISSUES
+
+    data = b"Subject: s\r\n" + b"".join(b"junk%d\r\nX-%d: v\r\n" % (k, k) for k in range(300)) + b"\r\nbody"
+    msg = read(data)
+    block = [i for i in msg.issues if i.where == "headers"]
+    assert len(block) == MAX_ISSUES + 1 and block[-1].kind is K.TOO_MANY_ISSUES and block[-1].count == 200
+    msg = read(b"To: " + b", ".join(b"junk words" for _ in range(300)) + b"\r\n\r\n")
+    assert msg.to == ()
+    to = [i for i in msg.issues if i.where == "header:To"]
+    assert len(to) == MAX_ISSUES + 1 and (to[-1].kind, to[-1].count) == (K.TOO_MANY_ISSUES, 200)

@@ -31,6 +31,7 @@ import re
 
 from ..text import IssueKind, TextIssue, for_code_page, for_label
 from ..text.charsets import Charset
+from ..text.issues import BoundedIssues
 from ._pieces import ASCII_LABELS, detect_charset
 from .issues import MessageIssueKind
 
@@ -89,7 +90,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
             inband_label, at, length = found
             inband = for_label(inband_label)
             if inband is not None and (declared_cs is None or inband.key != declared_cs.key):
-                trial: list[TextIssue] = []
+                trial = BoundedIssues()
                 text = inband.decode(data, trial)
                 clean = not any(not i.kind.is_ambiguous for i in trial)
                 if clean or declared_cs is not None:
@@ -115,7 +116,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
                 return text, _UTF8, "detected"
         if declared_cs.key not in _STRICT_KEYS or data.isascii():
             return declared_cs.decode(data, issues), declared_cs, "declared"
-        found: list[TextIssue] = []
+        found = BoundedIssues()
         text = declared_cs.decode(data, found)
         # a last character cut short (a truncated body) says nothing against the label (D15)
         tail = len(data) - _cut_short_utf8(data) if declared_cs.key == "utf-8" else len(data)
@@ -178,7 +179,7 @@ def _relabel(data: bytes) -> tuple[str, Charset] | None:
     except UnicodeDecodeError:
         pass
     cs = detect_charset(data)
-    trial: list[TextIssue] = []
+    trial = BoundedIssues()
     text = cs.decode(data, trial)
     if any(not i.kind.is_ambiguous for i in trial):
         return None

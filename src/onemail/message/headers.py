@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
-from ..text import TextIssue, for_label
+from ..text import IssueKind, TextIssue, for_label
 from ..text.charsets import Charset
+from ..text.issues import BoundedIssues
 from ._pieces import ASCII_LABELS, decode_header_text, detect_charset, header_params
 from .fields import Field
 from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
-from .model import Header, MessageIssue
+from .model import Header, MessageIssue, bounded
 
 __all__ = ["decode_header", "parameters", "raw_8bit_fallback", "token"]
 
@@ -83,20 +84,20 @@ def decode_header(field: Field, fallback: Charset | None = None) -> Header:
     if data.isascii() and b"=?" not in data and b"\n" not in data and b"\r" not in data \
             and field.length <= MAX_HEADER_BYTES:
         return Header(name_text, data.decode("ascii"), (), data, field.offset)
-    found: list[TextIssue] = []
+    found = BoundedIssues()
     text = decode_header_text(data, found, 0, fallback or _W1252)
     where = f"header:{name_text}"
-    if len(found) > 1:
-        found.sort(key=_issue_order)
-    issues = [MessageIssue(i.kind, where, i.offset, i.length) for i in found]
+    issues = MessageIssue.placed(where, found)
+    if len(issues) > 1:
+        issues.sort(key=_issue_order)
     if field.length > MAX_HEADER_BYTES:
         issues.append(MessageIssue(MessageIssueKind.HEADER_TOO_LONG, where, MAX_HEADER_BYTES,
                                    field.length - MAX_HEADER_BYTES))
     return Header(name_text, text, tuple(issues), data, field.offset)
 
 
-def _issue_order(issue: TextIssue) -> int:
-    return issue.offset
+def _issue_order(issue: MessageIssue) -> tuple[int, bool]:
+    return issue.kind is IssueKind.TOO_MANY_ISSUES, issue.offset
 
 
 def parameters(raw: bytes, where: str, issues: list[MessageIssue],
@@ -119,13 +120,14 @@ def parameters(raw: bytes, where: str, issues: list[MessageIssue],
             return simple
     main, params = header_params(raw, fallback or _W1252)
     out: dict[str, str] = {}
+    found: list[MessageIssue] = []
     for p in params:
         key = p.name.lower()
         if key in out:
             continue
         out[key] = p.value
-        for i in p.issues:
-            issues.append(MessageIssue.at(f"{where}/{key}", i))
+        found.extend(MessageIssue.at(f"{where}/{key}", i) for i in p.issues)
+    issues.extend(bounded(found))
     return main, out
 
 

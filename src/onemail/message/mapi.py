@@ -25,6 +25,7 @@ import struct
 from datetime import UTC, datetime, timedelta
 
 from ..text import IssueKind, TextIssue, decode_unknown, for_code_page, for_label
+from ..text.issues import BoundedIssues
 from .bodycharset import decode_body
 from .formats import OLE_SIGNATURE, TNEF_SIGNATURE, ReadContext, nested_issues
 from .model import Address, MapiProperty, Message, MessageIssue, Part
@@ -154,7 +155,7 @@ class _Strings:
             return value
         if not isinstance(value, bytes):
             return None
-        found: list[TextIssue] = []
+        found = BoundedIssues()
         if ptype == PT_UNICODE or ptype == PT_UNICODE | MV_FLAG:
             if len(value) % 2:
                 found.append(TextIssue(IssueKind.INVALID_UTF16, len(value) - 1, 1))
@@ -163,8 +164,7 @@ class _Strings:
             text = self.charset.decode(value, found)
         else:
             text = decode_unknown(value, found)[0] if not value.isascii() else value.decode("ascii")
-        for i in found:
-            self.issues.append(MessageIssue.at(where, i))
+        self.issues.extend(MessageIssue.placed(where, found))
         return text.rstrip("\0")
 
 
@@ -338,14 +338,14 @@ def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Strings) -> 
         ptype, value, _ = html
         where = "part:body.html"
         if isinstance(value, bytes) and ptype != PT_UNICODE:
-            found: list[TextIssue] = []
+            found = BoundedIssues()
             declared = None
             cp = bag.int(INTERNET_CODEPAGE) or bag.int(MESSAGE_CODEPAGE)
             if cp:
                 declared = for_code_page(cp)
             text, cs, source = decode_body(value.rstrip(b"\0"), "text/html", declared, found)
             parts.append(Part("body.html", "text/html", charset=cs.name, charset_source=source,
-                              text=text, data=value, issues=tuple(MessageIssue.at(where, i) for i in found),
+                              text=text, data=value, issues=tuple(MessageIssue.placed(where, found)),
                               origin="PidTagBodyHtml"))
         else:
             text = props[BODY_HTML].value
@@ -363,7 +363,7 @@ def _code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
     cs = for_code_page(code_page)
     if cs is None:
         return None
-    found: list[TextIssue] = []
+    found = BoundedIssues()
     text = cs.decode(data, found)
     for i in found:
         if not i.kind.is_ambiguous:
@@ -420,10 +420,10 @@ def _attachment(path: str, bag: PropertyBag, extra, strings: _Strings, later: li
             if nested is not None and nested.error is not None:  # an OLE2 document (a Word file)
                 nested = None
         elif media.startswith("text/"):
-            found: list[TextIssue] = []
+            found = BoundedIssues()
             text, cs, source = decode_body(data, media, None, found)
             charset = cs.name
-            part_issues.extend(MessageIssue.at(where, i) for i in found)
+            part_issues.extend(MessageIssue.placed(where, found))
     if nested is not None:
         later.extend(nested_issues(nested, where))
         if media == "application/octet-stream":

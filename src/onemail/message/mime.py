@@ -33,6 +33,7 @@ from __future__ import annotations
 import mimetypes
 import re
 
+from ..text.issues import BoundedIssues
 from . import headers as hdr
 from .addresses import parse_addresses
 from .bodycharset import decode_body
@@ -40,7 +41,7 @@ from .dates import parse_date
 from .fields import Field, find, split_header
 from .formats import MAX_HEADER_BYTES, MAX_MIME_LEVELS, OLE_SIGNATURE, ReadContext, nested_issues
 from .issues import MessageIssueKind
-from .model import Header, Message, MessageIssue, Part
+from .model import Header, Message, MessageIssue, Part, bounded
 from .transfer import decode_transfer, uu_blocks
 
 __all__ = ["parse"]
@@ -78,6 +79,7 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
     """
     block_issues: list[MessageIssue] = []
     fields, body = split_header(data, _header_start(data), len(data), block_issues, "headers")
+    block_issues = bounded(block_issues)
     walk = _Walk(data, ctx)
     walk.run(fields, body)
     fallback = None
@@ -101,7 +103,9 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
         if low == "subject":
             values[low] = h.value
         elif low in _ADDRESS_FIELDS:
-            values[low] = parse_addresses(f.value, fallback, f"header:{h.name}", issues)
+            found: list[MessageIssue] = []
+            values[low] = parse_addresses(f.value, fallback, f"header:{h.name}", found)
+            issues.extend(bounded(found))
         elif low == "date":
             values[low] = parse_date(f.value, f"header:{h.name}", issues)
     if block is not None:
@@ -152,7 +156,9 @@ class _Walk:
         while stack:
             fields_, start, body, end, path, level, default = stack.pop()
             if fields_ is None:
-                fields_, body = split_header(data, start, end, self.issues, f"part:{path}/headers")
+                found: list[MessageIssue] = []
+                fields_, body = split_header(data, start, end, found, f"part:{path}/headers")
+                self.issues.extend(bounded(found))
             leaf = path or "1"
             fallback = hdr.raw_8bit_fallback(fields_) if any(not f.value.isascii() for f in fields_) else None
             ct = find(fields_, _CONTENT_TYPE)
@@ -222,10 +228,10 @@ class _Walk:
             cid = cid_field.value.decode("utf-8", "replace").strip().strip("<>").strip() or None
         cte_field = find(fields, _CONTENT_TRANSFER_ENCODING)
         cte = hdr.token(cte_field.value) if cte_field is not None else ""
-        found: list = []
+        found: list = BoundedIssues()
         data, trailer, uu_name = decode_transfer(self.data, cte, found, body, end)
-        part_issues.extend(MessageIssue.at(where, i) for i in found)
-        found.clear()
+        part_issues.extend(MessageIssue.placed(where, found))
+        found = BoundedIssues()
         if filename is None and uu_name:
             filename = uu_name
         text = charset = source = None
@@ -245,7 +251,7 @@ class _Walk:
                                            found)
             charset = cs.name
             if uu:  # M14: offsets back into the body as it was, the blocks reported
-                found[:] = _shifted(found, uu)
+                found = _shifted(found, uu)
                 part_issues.extend(MessageIssue(MessageIssueKind.AMBIGUOUS_UUENCODED_FILE, where, a, b - a)
                                    for a, b, _, _ in uu)
             if trailer:  # M13: the text after base64 data, in its own right (UTF-8 or windows-1252)
@@ -254,7 +260,7 @@ class _Walk:
             nested = self.ctx.nested(data, "tnef", where, part_issues)
         elif (media in _MSG_TYPES or low_name.endswith(".msg")) and data.startswith(OLE_SIGNATURE):
             nested = self.ctx.nested(data, "msg", where, part_issues)
-        part_issues.extend(MessageIssue.at(where, i) for i in found)
+        part_issues.extend(MessageIssue.placed(where, found))
         if nested is not None:
             if nested.error is not None and nested.format in ("tnef", "msg"):
                 # a winmail.dat or .msg that cannot be read at all: one issue at the part (zbateson's
@@ -284,9 +290,16 @@ def _without(data: bytes, blocks) -> bytes:
     return b"".join(pieces)
 
 
+class _Shifted(list):
+    """Issues moved back into the body (:func:`_shifted`), with the count the bound dropped."""
+
+    dropped = 0
+
+
 def _shifted(found: list, blocks) -> list:
     """Issues found in a body with ``blocks`` removed, their offsets moved back into the body."""
-    out = []
+    out = _Shifted()
+    out.dropped = getattr(found, "dropped", 0)
     for i in found:
         offset, removed = i.offset, 0
         for start, end, _, _ in blocks:

@@ -34,9 +34,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..text.issues import IssueKind
 from .issues import AnyIssueKind
 
-__all__ = ["Address", "Header", "MapiProperty", "Message", "MessageIssue", "Part", "RepairRecord"]
+__all__ = ["MAX_ISSUES", "Address", "Header", "MapiProperty", "Message", "MessageIssue", "Part", "RepairRecord",
+           "bounded"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,22 +50,61 @@ class MessageIssue:
     :param where: the place (module docstring), e.g. ``"header:Subject"``, ``"part:1.2"``.
     :param offset: byte offset into that header value / part body / stream.
     :param length: bytes concerned (0 for a position).
+    :param count: how many issues this one stands for: 1, or for ``TooManyIssues`` the number
+        of issues left out of its place's list (at most :data:`MAX_ISSUES` are kept per header
+        value, per part body and per other place; a run of adjacent damage of one kind is one
+        issue with the run's offset and length).
     """
 
     kind: AnyIssueKind
     where: str
     offset: int
     length: int
+    count: int = 1
 
     @classmethod
     def at(cls, where: str, issue, shift: int = 0) -> MessageIssue:
         """Wrap a ``TextIssue`` or ``RtfDefect`` found in ``where`` (``shift`` added)."""
         return cls(issue.kind, where, issue.offset + shift, issue.length)
 
+    @classmethod
+    def placed(cls, where: str, issues) -> list[MessageIssue]:
+        """Wrap the issues of one place: a :class:`~onemail.text.issues.BoundedIssues` (its
+        final ``TooManyIssues`` gets the count of issues it dropped) or a plain list."""
+        dropped = getattr(issues, "dropped", 0)
+        out = [cls(i.kind, where, i.offset, i.length) for i in issues]
+        if dropped and out and out[-1].kind is IssueKind.TOO_MANY_ISSUES:
+            last = out[-1]
+            out[-1] = cls(last.kind, where, last.offset, last.length, dropped)
+        return out
+
     def to_json(self) -> dict[str, str | int]:
-        """Return ``{"kind", "where", "offset", "length"}`` with the kind's spec name."""
-        return {"kind": self.kind.value, "where": self.where, "offset": self.offset,
-                "length": self.length}
+        """Return ``{"kind", "where", "offset", "length"}`` with the kind's spec name, and
+        ``"count"`` when it is not 1."""
+        out: dict[str, str | int] = {"kind": self.kind.value, "where": self.where, "offset": self.offset,
+                                     "length": self.length}
+        if self.count != 1:
+            out["count"] = self.count
+        return out
+
+
+MAX_ISSUES = 100
+"""At most this many issues are kept per place (a header value, a part body, a header section,
+the parameters or addresses of one field), then one ``TooManyIssues`` says how many more there
+were (:class:`~onemail.text.issues.BoundedIssues` for decoded text, :func:`bounded` for the rest)."""
+
+
+def bounded(issues: list[MessageIssue], limit: int = MAX_ISSUES) -> list[MessageIssue]:
+    """Keep the first ``limit`` of ``issues`` and replace the rest by one ``TooManyIssues`` at the
+    place of the first one left out, spanning them (smallest offset to largest end), its
+    ``count`` the number left out. ``issues`` itself is returned when it is short enough."""
+    if len(issues) <= limit:
+        return issues
+    rest = issues[limit:]
+    start = min(i.offset for i in rest)
+    end = max(i.offset + i.length for i in rest)
+    return [*issues[:limit], MessageIssue(IssueKind.TOO_MANY_ISSUES, rest[0].where, start, end - start,
+                                          sum(i.count for i in rest))]
 
 
 @dataclass(frozen=True, slots=True)

@@ -176,7 +176,21 @@ class BoundedIssues(list):
         self.add_run(issue.kind, issue.offset, issue.length, issue)
 
     def extend(self, issues) -> None:
-        """Add each issue of the iterable ``issues`` in turn, as :meth:`append` does."""
+        """Add each issue of the iterable ``issues`` in turn, as :meth:`append` does.
+
+        Another :class:`BoundedIssues` (a trial decode the caller keeps) brings its kept issues
+        and its dropped ones: they stay dropped, counted and spanned here.
+        """
+        if isinstance(issues, BoundedIssues) and issues.dropped:
+            self.extend(list.__getitem__(issues, slice(0, issues.limit)))
+            start, end = issues._span  # noqa: SLF001 - the same class
+            self.dropped += issues.dropped
+            if self._span is None:
+                self._span = [start, end]
+            else:
+                self._span = [min(start, self._span[0]), max(end, self._span[1])]
+            self._mark()
+            return
         add = self._add
         dirty = False
         for issue in issues:
