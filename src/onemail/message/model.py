@@ -180,7 +180,8 @@ class MapiProperty:
     name: str | None = None
 
     def to_json(self) -> dict:
-        """Return a JSON object; bytes are given as their length only."""
+        """Return a JSON object: ``tag``, ``type``, ``value`` (bytes as their length only), the
+        MS-OXPROPS ``property`` name when known, the ``name`` of a named property."""
         value = self.value
         if isinstance(value, bytes):
             value = {"bytes": len(value)}
@@ -194,9 +195,20 @@ class MapiProperty:
         elif not isinstance(value, (str, int, float, bool, type(None), list)):
             value = {"type": type(value).__name__}
         out = {"tag": f"0x{self.tag:04X}", "type": f"0x{self.type:04X}", "value": value}
+        canonical = self.canonical_name
+        if canonical is not None:
+            out["property"] = canonical
         if self.name is not None:
             out["name"] = self.name
         return out
+
+    @property
+    def canonical_name(self) -> str | None:
+        """The MS-OXPROPS name of the property (``"PidTagSubject"``), or ``None`` for a named
+        property or an id :mod:`onemail.message.mapi_names` does not list."""
+        from .mapi_names import property_name
+
+        return property_name(self.tag, self.type)
 
 
 @dataclass(frozen=True, slots=True)
