@@ -510,3 +510,18 @@ def test_malformed_lines_and_addresses_are_bounded_too():
     assert msg.to == ()
     to = [i for i in msg.issues if i.where == "header:To"]
     assert len(to) == MAX_ISSUES + 1 and (to[-1].kind, to[-1].count) == (K.TOO_MANY_ISSUES, 200)
+
+
+def test_parts_past_max_parts_are_one_opaque_leaf():
+    """M15: 10 005 tiny parts: 10 000 read, the rest one leaf with its bytes as they stand."""
+    from onemail.message.formats import MAX_PARTS
+
+    part = b"--b\r\nContent-Type: text/plain\r\n\r\nx\r\n"
+    head = b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n'
+    msg = read(head + part * MAX_PARTS + b"--b--\r\n")
+    assert (len(msg.parts), msg.issues) == (MAX_PARTS, ())
+    msg = read(head + part * (MAX_PARTS + 5) + b"--b--\r\n")
+    rest = msg.parts[-1]
+    assert (len(msg.parts), rest.path, rest.media_type) == (MAX_PARTS + 1, str(MAX_PARTS + 1), "application/octet-stream")
+    assert rest.data == part * 5 + b"--b--\r\n"
+    assert kinds(msg) == [(M.TOO_MANY_PARTS, f"part:{MAX_PARTS + 1}", 0, len(rest.data))]

@@ -171,6 +171,8 @@ MEANINGS: dict[str, str] = {
     "InvalidUuencode": "A uuencoded line that does not decode; decoded as far as it goes.",
     # onemail.message.MessageIssueKind: limits.
     "HeaderTooLong": "A header value longer than 1 MiB; the rest was cut off.",
+    "TooManyParts": "More than 10 000 parts in one message: the rest of the message was kept as "
+                    "one opaque part, unparsed.",
     "MessageNestingLimitExceeded": "MIME levels or nested messages (message/rfc822, TNEF, an "
                                    "attached .msg) deeper than onemail's caps; the part that would "
                                    "go deeper was kept whole, unparsed.",

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_HEADER_BYTES",
     "MAX_MIME_LEVELS",
+    "MAX_PARTS",
     "MAX_STREAM_BYTES",
     "MMAP_BYTES",
     "OLE_SIGNATURE",
@@ -58,6 +59,11 @@ MAX_MIME_LEVELS = 200
 one opaque leaf with ``MessageNestingLimitExceeded`` (M7). Each level scans its own bytes for
 its boundary, so the cap also bounds the work to 200 passes over the input; the deepest corpus
 message is a 101-level parser test (horde-mime ``deeply_nested.txt``)."""
+
+MAX_PARTS = 10_000
+"""Parts of one MIME tree kept: from the first part past it, the rest of the message is one
+opaque leaf with ``TooManyParts`` (M15). A leaf part costs a few hundred bytes of objects, so
+10^5 tiny parts in 3 MB would take 40 MB; the most in one corpus message is 20."""
 
 MAX_DEPTH = 20
 """Nested messages (message/rfc822 in message/rfc822, TNEF in TNEF, .msg in .msg) deeper than

@@ -71,6 +71,7 @@ class MessageIssueKind(enum.Enum):
     # Limits.
     HEADER_TOO_LONG = "HeaderTooLong"
     MESSAGE_NESTING_LIMIT_EXCEEDED = "MessageNestingLimitExceeded"  # M7: MIME levels, nested messages
+    TOO_MANY_PARTS = "TooManyParts"  # M15: parts past MAX_PARTS are one opaque leaf
 
     @property
     def is_ambiguous(self) -> bool:

@@ -39,7 +39,7 @@ from .addresses import parse_addresses
 from .bodycharset import decode_body
 from .dates import parse_date
 from .fields import Field, find, split_header
-from .formats import MAX_HEADER_BYTES, MAX_MIME_LEVELS, OLE_SIGNATURE, ReadContext, nested_issues
+from .formats import MAX_HEADER_BYTES, MAX_MIME_LEVELS, MAX_PARTS, OLE_SIGNATURE, ReadContext, nested_issues
 from .issues import MessageIssueKind
 from .model import Header, Message, MessageIssue, Part, bounded
 from .transfer import decode_transfer, uu_blocks
@@ -155,6 +155,11 @@ class _Walk:
         hinted = False
         while stack:
             fields_, start, body, end, path, level, default = stack.pop()
+            if level < 0 or len(self.parts) >= MAX_PARTS:  # M15: the rest is one opaque leaf
+                self._rest(start, end if level < 0 else len(data), path)
+                if level >= 0:
+                    break
+                continue
             if fields_ is None:
                 found: list[MessageIssue] = []
                 fields_, body = split_header(data, start, end, found, f"part:{path}/headers")
@@ -175,17 +180,19 @@ class _Walk:
                     self._opaque(fields_, body, end, leaf, media, params)
                     continue
                 boundary = params.get("boundary", "").rstrip(" ").encode("utf-8", "surrogateescape")
-                cut = _split(data, body, end, boundary, self.issues, where) if boundary else None
+                cut = _split(data, body, end, boundary, self.issues, where, MAX_PARTS) if boundary else None
                 if cut is None:  # no boundary, or never found: the body is text
                     at = (ct.offset, ct.length) if not boundary and ct is not None else (body, end - body)
                     self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MIME_STRUCTURE, where, *at))
                     media = "text/plain"
                 else:
-                    children, closed = cut
+                    children, closed, rest = cut
                     if not closed:
                         self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MIME_STRUCTURE, where, end, 0))
                     child_default = "message/rfc822" if media == "multipart/digest" else "text/plain"
                     prefix = f"{path}." if path else ""
+                    if rest is not None:  # parts past MAX_PARTS: a marker the loop turns into one leaf
+                        stack.append((None, rest, rest, end, f"{prefix}{len(children) + 1}", -1, ""))
                     stack.extend(reversed([
                         (None, cs, cs, ce, f"{prefix}{n}", level + 1, child_default)
                         for n, (cs, ce) in enumerate(children, 1)]))
@@ -197,6 +204,14 @@ class _Walk:
             if not hinted and part.media_type.startswith("text/"):
                 self.hint = (params.get("charset"), part.data)
                 hinted = True
+
+    def _rest(self, start: int, end: int, path: str) -> None:
+        """M15: the parts from ``start`` on, past :data:`MAX_PARTS`, as one opaque leaf."""
+        data = self.data[start:end]
+        path = path or "1"
+        issue = MessageIssue(MessageIssueKind.TOO_MANY_PARTS, f"part:{path}", 0, len(data))
+        self.issues.append(issue)
+        self.parts.append(Part(path, "application/octet-stream", data=data, issues=(issue,)))
 
     def _opaque(self, fields, body, end, path, media, params) -> None:
         """A part below the level cap: its bytes as they stand, one issue (M7)."""
@@ -310,19 +325,22 @@ def _shifted(found: list, blocks) -> list:
 
 
 def _split(data: bytes, start: int, end: int, boundary: bytes, issues: list[MessageIssue],
-           where: str) -> tuple[list[tuple[int, int]], bool] | None:
+           where: str, limit: int = MAX_PARTS) -> tuple[list[tuple[int, int]], bool, int | None] | None:
     """Cut the multipart body ``data[start:end]`` at its delimiter lines (RFC 2046 5.1.1).
 
     Two delimiter lines in a row hold no part (not even an empty header section): skipped,
     ``MalformedMimeStructure`` at the second.
 
-    :returns: ``([(part start, part end), ...], closed)`` with ``closed`` False when no close
-        delimiter was found, or ``None`` when no delimiter line opens a part (the body is
-        then read as text, so nothing of it is lost).
+    :returns: ``([(part start, part end), ...], closed, rest)`` with ``closed`` False when no
+        close delimiter was found and ``rest`` the offset of the delimiter line of part
+        ``limit + 1`` when there are more parts (else ``None``: scanning stops there), or
+        ``None`` when no delimiter line opens a part (the body is then read as text, so nothing
+        of it is lost).
     """
     delim = b"--" + boundary
     size = len(delim)
     lines: list[tuple[int, int, bool]] = []  # (delimiter line start, line end after its LF, close)
+    truncated = False
     pos = start
     while True:
         j = data.find(delim, pos, end)
@@ -345,10 +363,15 @@ def _split(data: bytes, start: int, end: int, boundary: bytes, issues: list[Mess
         lines.append((j, end if nl < 0 else nl + 1, close))
         if close:
             break
+        if len(lines) > limit:  # enough: the rest is not cut (M15)
+            truncated = True
+            break
         pos = line_end
     if not lines:
         return None
     parts = []
+    if truncated:  # the last line found opens the first part not cut
+        rest, lines = lines[-1][0], lines[:-1] + [(lines[-1][0], lines[-1][0], True)]
     for n, (_, after, close) in enumerate(lines):
         if close:
             break
@@ -366,4 +389,6 @@ def _split(data: bytes, start: int, end: int, boundary: bytes, issues: list[Mess
         parts.append((after, max(after, stop)))
     if lines[0][2]:  # only a close delimiter: no part was ever opened
         return None
-    return parts, lines[-1][2]
+    if truncated:
+        return parts, True, rest
+    return parts, lines[-1][2], None
