@@ -39,7 +39,14 @@ from .addresses import parse_addresses
 from .bodycharset import decode_body
 from .dates import parse_date
 from .fields import Field, find, split_header
-from .formats import MAX_HEADER_BYTES, MAX_MIME_LEVELS, MAX_PARTS, OLE_SIGNATURE, ReadContext, nested_issues
+from .formats import (
+    MAX_HEADER_BYTES,
+    MAX_MIME_LEVELS,
+    MAX_PARTS,
+    OLE_SIGNATURE,
+    ReadContext,
+    nested_issues,
+)
 from .issues import MessageIssueKind
 from .model import Header, Message, MessageIssue, Part, bounded
 from .transfer import decode_transfer, uu_blocks
