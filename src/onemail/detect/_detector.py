@@ -384,7 +384,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             good = good_share(counts, label) * high * fit if counts else 0.0
             score = score_counts(c, errors, good=good)
             if label == sb2:
-                score = max(0.0, score - min(LM_CAP, LM_POINTS * (ll1 - ll2)))
+                score = max(0.0, score - min(LM_CAP, LM_POINTS * max(0.0, ll1 - ll2)))
             rows.append((score, order, label, False))
             best = max(best, score)
             continue

@@ -180,7 +180,9 @@ def table(label: str) -> str:
 
 
 def _build():
-    from ._tables.language import LANGUAGES
+    from ._tables.language import COMMON_LETTERS, LANGUAGES
+
+    common = COMMON_LETTERS
 
     langs = {}
     shares = {}
@@ -198,19 +200,23 @@ def _build():
             upper = sum(n for ch, n in letters if ch.isupper())
             uppers[lang] = min(0.5, max(UPPER_MIN, upper / max(1, sum(n for _, n in letters))))
             shares[lang] = min(SHARE_MAX, max(SHARE_MIN, share / 1000))
-    # Back-off distribution: every language's letters together (folded), so that a letter the
-    # visible text of one language happens to lack ("ç" in the French files) is not unseen.
-    pooled: dict[str, float] = {}
-    for folded in folded_langs.values():
-        for ch, n in folded.items():
-            pooled[ch] = pooled.get(ch, 0) + n / len(folded_langs)
     from ._tables.language import PAGE_LANGUAGES
 
-    # a language the corpora write in some single-byte page is less likely in the others
-    listed: dict[str, int] = {}  # language -> files in its most used page
+    # the pages each language is written in (D33): weight per page, and its highest
+    listed: dict[str, int] = {}  # language -> weight of its own page
     for files in PAGE_LANGUAGES.values():
         for lang, n in files.items():
             listed[lang] = max(listed.get(lang, 0), n)
+    # Back-off distribution: the letters of every language some page writes, together (folded),
+    # so that a letter the source text of one language happens to lack is not unseen. Signs are
+    # left out: each language has its own (their share among a language's non-ASCII
+    # characters is large where its letters are mostly ASCII, small elsewhere).
+    pooled: dict[str, float] = {}
+    for lang, folded in folded_langs.items():
+        if lang in listed:
+            for ch, n in folded.items():
+                if ch.isalpha():
+                    pooled[ch] = pooled.get(ch, 0) + n / len(listed)
     pages = {}
     for label in SINGLE_BYTE:
         t = table(label)
@@ -220,8 +226,8 @@ def _build():
         for lang, freq in langs.items():
             files = PAGE_LANGUAGES.get(label, {}).get(lang, 0)
             if lang not in listed:
-                offset = 0.0
-            elif not files:
+                continue  # written in no single-byte page (Kazakh): a UTF-8 language only
+            if not files:
                 offset = -UNLISTED_NATS
             else:  # log P(page | language), relative to the language's most used page
                 offset = PAGE_WEIGHT * math.log(files / listed[lang])
@@ -244,7 +250,7 @@ def _build():
                 elif ch.isalpha() and ch.upper() != ch:
                     n *= 1 - upper
                 log_p[b] = math.log(max(n / 100000, SYMBOL_FLOOR if ch in TEXT_SYMBOLS else FLOOR))
-                if folded.get(low, 0) >= GOOD:
+                if folded.get(low, 0) >= GOOD and (low in common[lang] or not low.isalpha()):
                     good[b] = 1
             share = shares[lang]
             neg_entropy = sum(n / 100000 * math.log(n / 100000) for n in folded.values())
@@ -256,8 +262,10 @@ def _build():
         ub = [max((m[1][b] for m in models), default=math.log(FLOOR)) for b in range(256)]
         pages[label] = (models, bytes(good), nonlatin, ub, lower, upper)
     weights: dict[str, int] = {}
-    for folded in folded_langs.values():
+    for lang, folded in folded_langs.items():
         for ch, n in folded.items():
+            if ch.isalpha() and ch not in common[lang]:
+                continue  # (a foreign letter of the language's text)
             for variant in {ch, ch.upper() if len(ch.upper()) == 1 else ch}:
                 if n > weights.get(variant, 0):
                     weights[variant] = n
@@ -721,14 +729,16 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     evaluated: list[tuple[str, int, tuple[float, float, int]]] = []
     present = sum(map((1).__lshift__, bs))  # the bytes present, as a 256-bit int
     runner_up = None
+    stop = len(bounds)
     # with a window, pages within CONTEXT_MARGIN of the best are all evaluated (near-ties)
     reach = CONTEXT_MARGIN if window else 0.0
-    for bound, neg_order, i in bounds:
+    for at, (bound, neg_order, i) in enumerate(bounds):
         label, set_no, mix = _bound_labels[i], _bound_sets[i], mix_nats[i]
         if exact and bound <= exact[0][0] - reach:
             # no page left can beat the best: the next one is the runner-up at its bound
             # (an over-estimate, so the second row's penalty errs small)
             runner_up = (bound, neg_order, label, 0.0, -2, mix)
+            stop = at
             break
         differs = _differs[label]
         done = next((d for other, s, d in evaluated if s == set_no and not present & differs[other]), None)
@@ -740,10 +750,12 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             evaluated.append((label, set_no, done))
         exact.append((done[0], neg_order, label, done[1], done[2], mix))
         exact.sort(reverse=True)
-    if runner_up is not None and (len(exact) < 2 or runner_up[0] > exact[1][0]):
-        exact = [exact[0], runner_up]
     if window and len(exact) > 1:
         exact = _by_context(exact, window[:CONTEXT_BYTES], present)
+    if present:
+        exact = [exact[0], _best_reading_otherwise(exact, bounds[stop:], mix_nats, present)]
+    elif runner_up is not None and (len(exact) < 2 or runner_up[0] > exact[1][0]):
+        exact = [exact[0], runner_up]
     result = [(ll, label, fit) for ll, _, label, fit, _, _ in exact[:2]]
     # A page that reads every byte present as an earlier (more used) page does is reported as
     # that page: German text is windows-1252, not the windows-1254 that reads it alike.
@@ -758,10 +770,27 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     return result
 
 
+def _best_reading_otherwise(exact: list, rest: list, mix_nats: list, present: int) -> tuple:
+    """Return the row of the best page that reads a byte of ``present`` otherwise than the
+    first row of ``exact`` (D36): an evaluated page, or the first such page of ``rest`` (the
+    pages not evaluated, in bound order) at its bound when that bound is higher. A page
+    reading every byte alike gives the same text: it is no alternative, and its score must not
+    lower the confidence (KOI8-U on Russian that KOI8-R reads alike)."""
+    differs = _differs[exact[0][2]]
+    found = next((row for row in exact[1:] if present & differs[row[2]]), None)
+    for bound, neg_order, i in rest:
+        label = _bound_labels[i]
+        if present & differs[label]:
+            if found is None or bound > found[0]:
+                found = (bound, neg_order, label, 0.0, -2, mix_nats[i])
+            break
+    return found if found is not None else exact[min(1, len(exact) - 1)]
+
+
 #: The share of non-ASCII letters varies from text to text around the language's (short
 #: sentences full of accents, an English quote above a French reply): it is modelled as drawn
 #: from a beta distribution with this many pseudo-letters around the language's share.
-SHARE_KAPPA = 100.0
+SHARE_KAPPA = 20.0
 _share_prior_cache: list = []
 
 
@@ -1002,15 +1031,19 @@ _letters_by_lang: dict[str, dict[str, int]] = {}
 
 
 def language_letters() -> dict[str, dict[str, int]]:
-    """Return ``{language: {lower-case character: frequency per 100 000}}`` (case folded)."""
+    """Return ``{language: {lower-case character: frequency per 100 000}}`` (case folded): the
+    language's signs and its common letters (``COMMON_LETTERS``), not the foreign letters of
+    its text."""
     if not _letters_by_lang:
-        from ._tables.language import LANGUAGES
+        from ._tables.language import COMMON_LETTERS, LANGUAGES
 
         built = {}
         for lang, (_share, chars, freqs) in LANGUAGES.items():
             folded: dict[str, int] = {}
             for ch, n in zip(chars, freqs, strict=True):
                 f = ch.lower() if len(ch.lower()) == 1 else ch
+                if f.isalpha() and f not in COMMON_LETTERS[lang]:
+                    continue
                 folded[f] = folded.get(f, 0) + n
             if folded:
                 built[lang] = folded
@@ -1020,5 +1053,6 @@ def language_letters() -> dict[str, dict[str, int]]:
 
 def char_weights() -> dict[str, int]:
     """Return ``{character: highest frequency per 100 000 in any language}``, case folded
-    (``Ê`` weighs what ``ê`` does)."""
+    (``Ê`` weighs what ``ê`` does); a letter counts only in the languages it is a common
+    letter of (``COMMON_LETTERS``)."""
     return _get()[1]
