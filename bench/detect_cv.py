@@ -142,10 +142,11 @@ def check_model() -> str:
             else "model: STALE (differs from scripts/train_detect.py's output)")
 
 
-def _confidence(data: bytes) -> int:
+def _confidence(data: bytes) -> int | None:
+    """onemail's confidence in its answer, None for bytes it calls binary (no detection)."""
     from onemail.detect import detect, looks_binary
 
-    return 100 if looks_binary(data) else detect(data).confidence
+    return None if looks_binary(data) else detect(data).confidence
 
 
 #: Confidence buckets of the reliability table: [low, high) in points, the last one [100, 100].
@@ -214,8 +215,9 @@ def main(argv: list[str] | None = None) -> int:
             ok[name] = marks
         if "onemail" in ok:
             for (_, _, enc, _, data), right in zip(rows, ok["onemail"], strict=True):
-                if enc != "ascii" and (not data.isascii() or 0 in data):
-                    calibration.append((_confidence(data), right))
+                conf = _confidence(data) if enc != "ascii" and (not data.isascii() or 0 in data) else None
+                if conf is not None:
+                    calibration.append((conf, right))
         groups: dict[str, list[int]] = defaultdict(list)
         by_enc: dict[str, list[int]] = defaultdict(list)
         for i, (source, lang, enc, _, _) in enumerate(rows):
@@ -256,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{found and (found.charset, found.confidence)}")
     if calibration:
         table, ece = reliability(calibration)
-        print("\n== reliability of onemail's confidence (all modes; 7-bit answers left out)")
+        print("\n== reliability of onemail's confidence (all modes; 7-bit and binary answers left out)")
         print(f"{'confidence':>10} {'answers':>8} {'mean':>6} {'right':>7}")
         for label, n, mean, share in table:
             print(f"{label:>10} {n:>8} {mean:>6.1f} {share:>7.1%}")

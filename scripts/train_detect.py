@@ -75,8 +75,10 @@ LANGDETECT_CODES = {"nb": "no"}
 _WESTERN = {"windows-1252": 2, "iso-8859-1": 2, "iso-8859-15": 1, "macintosh": 1, "ibm850": 1,
             "ibm437": 1}
 _CENTRAL = {"windows-1250": 2, "iso-8859-2": 2}
-#: ISO-8859-16 (Latin-10) was made for Romanian; its scope also names Albanian, Croatian,
-#: Hungarian, Polish and Slovene (and Western languages, for which Latin-1 and -15 are used).
+#: ISO-8859-16 (Latin-10) was made for Romanian's comma-below letters; its scope also names
+#: Albanian, Croatian, Hungarian, Polish and Slovene (and Western languages, for which Latin-1
+#: and -15 are used). Romanian mail is written in windows-1250 and ISO-8859-2 (with the cedilla
+#: forms) far more often: 1 for all.
 _LATIN10 = {"iso-8859-16": 1}
 _CYRILLIC = {"windows-1251": 2, "iso-8859-5": 1, "ibm866": 1, "x-mac-cyrillic": 1}
 #: The single-byte pages each language is written in: 2 for its Windows ANSI code page and the
@@ -98,7 +100,7 @@ PAGES = {
                  "iso-8859-1": 1},
     **{lang: _CENTRAL for lang in ("bosnian", "czech", "slovak")},
     **{lang: {**_CENTRAL, **_LATIN10} for lang in ("croatian", "hungarian", "polish", "slovene")},
-    "romanian": {**_CENTRAL, "iso-8859-16": 2},
+    "romanian": {**_CENTRAL, **_LATIN10},
     "estonian": {"windows-1257": 2, "iso-8859-13": 1, "iso-8859-15": 1, "iso-8859-4": 1,
                  "iso-8859-10": 1},
     "latvian": {"windows-1257": 2, "iso-8859-13": 2, "iso-8859-4": 1, "iso-8859-10": 1},
@@ -238,14 +240,21 @@ def _undo_mojibake(uni: dict[str, float], pages: dict[str, int]) -> dict[str, fl
 
 
 def _unigrams(code: str) -> dict[str, float]:
-    """Letter shares of one language, letters of a foreign script left out (lingua keeps a few
+    """Letter (and mark) shares of one language, letters of a foreign script left out (lingua keeps a few
     from names and quotes), with :data:`SPELLINGS` and :data:`CAPITALS` applied."""
-    uni = {ch: float(p) for ch, p in lingua(code, "unigrams").items() if ch.isalpha()}
+    # letters and the marks written with them (Thai vowel signs and tone marks are marks)
+    uni = {ch: float(p) for ch, p in lingua(code, "unigrams").items()
+           if unicodedata.category(ch)[0] in "LM"}
     scripts: dict[str, float] = defaultdict(float)
     for ch, p in uni.items():
         scripts[_script(ch)] += p
     main = max(scripts, key=scripts.get)
     uni = {ch: p for ch, p in uni.items() if _script(ch) == main}
+    # lingua counts letters only: the marks (Thai vowel signs and tone marks, Arabic and
+    # Hebrew points) come from langdetect's profile, as its count per letter
+    for mark, share in _langdetect_marks(code).items():
+        if _script(mark) == main:
+            uni[mark] = uni.get(mark, 0.0) + share * sum(uni.values())
     uni = _undo_mojibake(uni, PAGES.get(LANGUAGES[code], {}))
     total = sum(uni.values())
     uni = {ch: p for ch, p in uni.items() if ch.isascii() or p >= MIN_LETTER_SHARE * total}
@@ -281,6 +290,16 @@ def _as_written(ch: str, pages: dict[str, int]) -> tuple[str, ...]:
         except UnicodeEncodeError:
             continue
     return (ch,)
+
+
+def _langdetect_marks(code: str) -> dict[str, float]:
+    """Return ``{combining mark: occurrences per letter}`` of langdetect's profile of ``code``."""
+    profile = langdetect(code)
+    if profile is None:
+        return {}
+    singles = {g: n for g, n in profile["freq"].items() if len(g) == 1}
+    letters = sum(n for g, n in singles.items() if g.isalpha())
+    return {g: n / letters for g, n in sorted(singles.items()) if unicodedata.category(g)[0] == "M"}
 
 
 def _langdetect_ascii_share(code: str) -> float | None:

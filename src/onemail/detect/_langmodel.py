@@ -154,7 +154,10 @@ WINDOW_BYTES = 65536
 ADJACENT_BYTES = 2048
 UPPER_MIN = 0.05
 #: Unicode categories of the signs that cost MIX_NATS between two ASCII letters.
-INSIDE_SIGNS = ("Sm", "So", "Sc", "Sk", "No")
+INSIDE_SIGNS = ("Sm", "So", "Sc", "Sk", "No", "Po")
+#: Signs of those categories that do stand between two letters: the acute accent typed as an
+#: apostrophe, Catalan's middle dot (``col·lecció``).
+INSIDE_ALLOWED = "\u00b4\u00b7"
 BACKOFF = 0.1
 MIX_NATS = 6.0
 SHARE_MIN = 0.005
@@ -255,8 +258,10 @@ def _build():
             share = shares[lang]
             neg_entropy = sum(n / 100000 * math.log(n / 100000) for n in folded.values())
             models.append((lang, log_p, math.log(share), math.log(1 - share), neg_entropy, offset))
-        # bytes the page makes a non-Latin letter of, as the deletion set of bytes.translate
-        nonlatin = bytes(b for b in range(256) if t[b].isalpha() and ord(t[b]) >= 0x370)
+        # bytes the page makes a non-Latin letter or mark of (a Thai vowel sign is a mark), as
+        # the deletion set of bytes.translate
+        nonlatin = bytes(b for b in range(256) if ord(t[b]) >= 0x370 and t[b] != "\ufffe"
+                         and (t[b].isalpha() or unicodedata.category(t[b])[0] == "M"))
         lower = bytes(b for b in range(128, 256) if t[b].islower())
         upper = bytes(b for b in range(128, 256) if t[b].isupper())
         ub = [max((m[1][b] for m in models), default=math.log(FLOOR)) for b in range(256)]
@@ -377,7 +382,7 @@ def _build_rows() -> None:
     _packed_mix["inside"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and unicodedata.category(table(label)[b]) in INSIDE_SIGNS
-            and table(label)[b] != "\u00b4")
+            and table(label)[b] not in INSIDE_ALLOWED)
         for b in range(256)]
     # a letter in the place of an apostrophe of an English contraction ("Iíll", "couldnít" for
     # windows-1252 "I’ll", "couldn’t" read as Mac Roman)
