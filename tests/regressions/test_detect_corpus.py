@@ -116,3 +116,24 @@ def test_cross_validated_accuracy_floor():
         assert int(total) > 1200
         assert float(chardet_files) / 100 >= floors[mode], mode
         assert float(catalogue) / 100 >= floors[mode], mode
+
+
+@pytest.mark.parametrize("size", [None, 64, 512])
+def test_confidence_100_only_with_a_decode_equal_answer(size):
+    """D36: on every visible file (whole, and cut to 64 and 512 bytes), an answer given with
+    confidence 100 decodes to the text the true label gives."""
+    wrong = []
+    for name in ("detect", "detect-fresh"):
+        base = CORPUS / name
+        if not (base / "MANIFEST.tsv").exists():
+            pytest.skip(f"{base} is not present")
+        with open(base / "MANIFEST.tsv", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+        for r in rows:
+            data = (base / r["path"]).read_bytes()
+            data = data[:size] if size else data
+            if r["encoding"] == "binary" or looks_binary(data):
+                continue
+            if detect(data).confidence == 100 and not _right(r, data, prefix=bool(size)):
+                wrong.append(r["path"])
+    assert wrong == []
