@@ -236,9 +236,11 @@ def test_repair_possible_sees_the_lossy_runs():
                  # Shift_JIS half-width katakana are one byte each (hostile test: "ｱｲ ｳｴ ｵｶ")
                  "\xb1\xb2 \xb3\xb4 \xb5\xb6", "\xb1\xa2 \xb1\xa2", "Price \xb1\xa2 \xb1\xa2 ok",
                  # a CJK reading of Latin-1 letters (hypothesis: the byte count of letters)
-                 "a\u4e2d", "0\u8a81"):
+                 "a\u4e2d"):
         assert repair_possible(text), text
     assert not repair_possible("plain caf\xe9 text")
+    # D38: no ASCII letter beside the ideograph, so not Western text read as GBK ("0Õ@")
+    assert not repair_possible("0\u8a81") and repair("0\u8a81") == Repair("0\u8a81", ())
 
 
 def test_repair_possible_rejects_non_text():

@@ -76,7 +76,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import mul
 
-from ._scoring import classify, score_counts
+from ._scoring import classify, ideographs, score_counts
 
 __all__ = ["Repair", "repair", "apply_steps", "render_chain", "PAIRS"]
 
@@ -172,8 +172,8 @@ def _decode(data: bytes, name: str) -> str | None:
             text = codecs.charmap_decode(data, "strict", _table(name)[0])[0]
         else:
             text = data.decode(_PY[name])
-    except UnicodeDecodeError:
-        if name == "utf-8" and b"\xed" in data:
+    except UnicodeDecodeError as exc:
+        if name == "utf-8" and data[exc.start] == 0xED:  # (an encoded surrogate, D17)
             return _decode_cesu8(data)
         return None
     return text
@@ -529,7 +529,20 @@ def _east_ok(new) -> bool:
     return new_east >= 2 and not new.wedged and new_east - new.lone >= 2
 
 
-def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> bool:
+def _western_shape(text: str) -> bool:
+    """True when ``text`` may be Western text read as a CJK page: it has at least as many
+    ASCII letters as non-ASCII characters. Every language's text has fewer accented letters
+    than ASCII ones (at most a quarter, Vietnamese), and a CJK page reads two of its bytes as
+    one character, so the reading has at least twice as many ASCII letters (D38)."""
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    return len(text) - len(text.translate(_NOT_ASCII_LETTER)) >= n_high
+
+
+#: ``str.translate`` table deleting the ASCII letters.
+_NOT_ASCII_LETTER = dict.fromkeys([*range(0x41, 0x5B), *range(0x61, 0x7B)])
+
+
+def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "") -> bool:
     """Structural conditions of a step (D10), on the counts of its input and output.
 
     * A CJK ``wrong`` page means the input was decoded by it, so it holds East Asian
@@ -542,7 +555,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
     * A step that brings letters of a non-Latin alphabet brings at least two (one Greek
       letter is a symbol in Latin text: ``IL2Rγ``).
     * Western text read as a CJK page (``wrong`` CJK, ``right`` windows-1252 or ISO-8859-1)
-      comes back as the letters of one language: two thirds of its non-ASCII characters are
+      has the shape of Western text (:func:`_western_shape`) and comes back as the letters of
+      one language: two thirds of its non-ASCII characters are
       letters, at least ``CONSISTENT`` of them common in a single language (``Ó£MuretøúãÆ``
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
     * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK).
@@ -557,7 +571,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
-    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(new_text):
+    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
+            not _western_shape(old_text) or not _consistent(new_text)):
         return False
     if wrong in _CJK_PAGES and right in _CJK_PAGES and not (old.han and old.common * 2 < old.han):
         return False
@@ -852,7 +867,7 @@ def _round(current, base, group, counts, segments, scored, memo):
         score, new_group, new_counts = found
         if score <= base + MARGIN:
             continue
-        if not _plausible_step(wrong, right, counts, new_counts, out):
+        if not _plausible_step(wrong, right, counts, new_counts, out, current):
             continue
         if _vetoed(group, new_group, right) or _kana_han_flip(counts, new_counts, right):
             continue
@@ -923,6 +938,7 @@ def _first_class(alts: list[tuple[str, str]]) -> re.Pattern:
     return re.compile(union + "(?:" + "|".join(f"(?<={first}){rest}" for first, rest in alts) + ")")
 
 
+_C1_BYTES = re.compile(rb"[\x80-\x9f]")
 _EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 
 
@@ -940,7 +956,8 @@ def repair_possible(text: str) -> bool:
     if text.isascii():
         return False
     east = _EAST.search(text) is not None
-    counts = None  # classify(text), when a CJK-to-CJK pair needs it
+    rare = None  # mostly rare ideographs (a superset of _plausible_step's CJK-to-CJK test)
+    western = None  # _western_shape(text)
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
     runs_possible = _run_hint().search(text) is not None
     for wrong in WRONG:
@@ -951,6 +968,8 @@ def repair_possible(text: str) -> bool:
             continue
         if page_runs and _segment_re(wrong).search(text):
             return True  # a piecewise UTF-8 reading may apply
+        if east and wrong not in _CJK_PAGES:
+            continue  # no single-byte page encodes an East Asian character
         data = _encode(text, wrong)
         if data is None or data.isascii():
             continue
@@ -968,14 +987,21 @@ def repair_possible(text: str) -> bool:
                 if not (two_sjis if right == "shift_jis" else two_pairs):
                     continue  # no run of two double-byte characters can come out (_east_ok)
                 if wrong in _CJK_PAGES:
-                    counts = counts or classify(text)
-                    if not (counts.han and counts.common * 2 < counts.han):
+                    if rare is None:
+                        han, common = ideographs(text)
+                        rare = bool(han and common * 2 < han)
+                    if not rare:
                         continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
+            if right == "iso-8859-1" and wrong in _CJK_PAGES and not _C1_BYTES.search(data):
+                continue  # the windows-1252 reading, tried before, is the same text
+            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1"):
+                if western is None:
+                    western = _western_shape(text)
+                if not western or not _consistent_bytes(data, right):
+                    continue  # _plausible_step: Western text read as CJK comes back as one language
             out = _decode(data, right)
             if out is None or out == text:
                 continue
-            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent_bytes(data, right):
-                continue  # _plausible_step: Western text read as CJK comes back as one language
             if right in _CJK_PAGES and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True

@@ -160,6 +160,16 @@ def _count_alphabets(c: Counts, count) -> None:
     c.other = count(b"O")
 
 
+def ideographs(text: str) -> tuple[int, int]:
+    """Return ``(ideographs, common ideographs)`` of ``text``: the ``han`` and ``common`` counts
+    of :func:`classify` before its correction for isolated ideographs between other scripts
+    (each at least ``classify``'s), at a fraction of its cost."""
+    if text.isascii():
+        return 0, 0
+    han = text.encode("utf-16-be", "surrogatepass")[::2].translate(_BLOCK).count(b"I")
+    return han, len(_sets()[0].sub("", text)) if han else 0
+
+
 def classify(text: str) -> Counts:
     """Count the classes of ``text`` (a ``str``); see the module docstring."""
     c = Counts()
