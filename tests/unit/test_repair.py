@@ -432,3 +432,30 @@ def test_limit_mojibake_after_the_first_512_bytes():
     text = "\u00e9" + "x" * 497 + " F\u00c3\u00b6rst\u00c3\u00a5r"
     assert repair(text).steps == (("windows-1252", "utf-8"),)
     assert detect(text.encode("utf-8")).confidence == 50
+
+
+def test_segment_patterns_match_their_plain_alternation():
+    """_segment_re is compiled by _first_class (the union of the first characters, each rest
+    behind a look-behind): the same matches, at the same places, as the plain alternation of
+    its branches (a guard ``(?<![X]c)`` after the first character ``c`` is ``(?<![X])``
+    before it)."""
+    import random
+    import re
+
+    from onemail.detect import _repair as module
+
+    for page in module._SEGMENT_PAGES:
+        parts = []
+        for alt in module._segment_branches(page):
+            guard = ""
+            if len(alt) > 2:
+                inner = alt[2][len("(?<!"):-1]
+                guard = f"(?<!{inner[:inner.rindex(']') + 1]})"
+            parts.append(guard + alt[0] + alt[1])
+        plain, fast = re.compile("|".join(parts)), module._segment_re(page)
+        alphabet = sorted({" ", "?", "\ufffd", "a", "b", "A", "S", "\u0410"}
+                          | {c for b in range(256) if (c := module._decode(bytes((b,)), page))})
+        rng = random.Random(5)
+        for _ in range(4000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 7)))
+            assert [m.span() for m in plain.finditer(text)] == [m.span() for m in fast.finditer(text)], (page, text)

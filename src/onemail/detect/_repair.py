@@ -631,29 +631,40 @@ def _segment_re(page: str) -> re.Pattern:
     """
     r = _segment_res.get(page)
     if r is None:
-        def chars(lo, hi, extra="", skip=()):
-            out = (_decode(bytes((b,)), page) for b in range(lo, hi + 1) if b not in skip)
-            return "[" + "".join(re.escape(c) for c in out if c) + extra + "]"
-
-        cont = chars(0x80, 0xBF)
-        lost = chars(0x80, 0xBF, "\ufffd")
-        once = "[?\ufffd]"
-        alts = [f"{chars(0xC2, 0xDF)}{cont}", f"{chars(0xE0, 0xEF)}{cont}{{2}}",
-                f"{chars(0xF0, 0xF4)}{cont}{{3}}",
-                f"{chars(0xC2, 0xDF)}\ufffd", f"{chars(0xE0, 0xEF)}(?:{once}{lost}|{lost}{once})",
-                f"{chars(0xF0, 0xF4)}(?:{once}{lost}{lost}|{lost}{once}{lost}|{lost}{lost}{once})",
-                f"{chars(0xC2, 0xC3)}\\?"]
-        if page in ("windows-1252", "iso-8859-1"):
-            strict = chars(0x80, 0xBF, skip=(0x85, 0xA0))
-            alts.append(f"{chars(0xE2, 0xE3)} {strict}|{chars(0xE0, 0xE3)}{strict} (?=\\S)")
-        if page in ("windows-1252", "iso-8859-1"):
-            alts.append("(?<![A-Z])\u00c3(?:  ?(?=[a-z])|  (?=\\S))")
-        elif page == "windows-1251":
-            alts.append("(?<![\u0410-\u042f])\u0413  ?(?=[a-z])")
-        if page in _SPACE_PAGES:
-            alts.append(f"[{''.join(_decode(bytes((b,)), page) for b in (0xC2, 0xC5, 0xD0))}] (?=\\S)")
-        r = _segment_res[page] = re.compile("|".join(alts))
+        # (the branches as (first character's class, guard, rest): _first_class searches for the
+        # union of the first characters, as fast as a class, where the plain alternation
+        # tried every branch at every character; _segment_branches gives the plain form)
+        r = _segment_res[page] = _first_class(_segment_branches(page))
     return r
+
+
+def _segment_branches(page: str) -> list[tuple[str, str] | tuple[str, str, str]]:
+    """The branches of :func:`_segment_re` as ``(first, rest)`` or ``(first, rest, guard)``,
+    ``guard`` a look-behind that holds right after the first character: in this order, the
+    alternation of ``first rest`` (the guard's condition on the character before the first)
+    matches what :func:`_segment_re` matches."""
+    def chars(lo, hi, extra="", skip=()):
+        out = (_decode(bytes((b,)), page) for b in range(lo, hi + 1) if b not in skip)
+        return "[" + "".join(re.escape(c) for c in out if c) + extra + "]"
+
+    cont = chars(0x80, 0xBF)
+    lost = chars(0x80, 0xBF, "\ufffd")
+    once = "[?\ufffd]"
+    two, three, four = chars(0xC2, 0xDF), chars(0xE0, 0xEF), chars(0xF0, 0xF4)
+    alts: list[tuple[str, str] | tuple[str, str, str]] = [
+        (two, cont), (three, f"{cont}{{2}}"), (four, f"{cont}{{3}}"), (two, "\ufffd"),
+        (three, f"(?:{once}{lost}|{lost}{once})"),
+        (four, f"(?:{once}{lost}{lost}|{lost}{once}{lost}|{lost}{lost}{once})"),
+        (chars(0xC2, 0xC3), "\\?")]
+    if page in ("windows-1252", "iso-8859-1"):
+        strict = chars(0x80, 0xBF, skip=(0x85, 0xA0))
+        alts += [(chars(0xE2, 0xE3), f" {strict}"), (chars(0xE0, 0xE3), f"{strict} (?=\\S)"),
+                 ("[\u00c3]", "(?:  ?(?=[a-z])|  (?=\\S))", "(?<![A-Z]\u00c3)")]
+    elif page == "windows-1251":
+        alts.append(("[\u0413]", "  ?(?=[a-z])", "(?<![\u0410-\u042f]\u0413)"))
+    if page in _SPACE_PAGES:
+        alts.append(("[" + "".join(_decode(bytes((b,)), page) for b in (0xC2, 0xC5, 0xD0)) + "]", " (?=\\S)"))
+    return alts
 
 
 #: Latin pages whose characters for 0xC2, 0xC5, 0xD0 (``Â Å Ð``, ``Â Ĺ Đ``, ``Ā Å Š``) and
@@ -738,10 +749,11 @@ def _segment_fix(m: re.Match, page: str) -> str | None:
         if after.startswith(("s ", "quel", "quil")):
             return "\u00e0"
         return "\u00e0 "
-    parts = [b"\xa0" if ch == " " else _encode(ch, page) for ch in piece]
+    # (a space stands for a lost 0xA0 byte, D13 and D18)
+    parts = [_encode(chunk, page) for chunk in piece.split(" ")] if " " in piece else [_encode(piece, page)]
     if None in parts:
         return None
-    return _decode(b"".join(parts), "utf-8")
+    return _decode(b"\xa0".join(parts), "utf-8")
 
 
 def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
@@ -768,11 +780,11 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
         changed += 1
         piece = m.group()
         strong += piece[-1] == " " or _strong(piece) or _in_word(m, page)
-        covered += len(_NON_ASCII.findall(piece))
+        covered += len(piece) - len(piece.encode("ascii", "ignore"))
         return out
 
     out = _segment_re(page).sub(fix, text)
-    if complete and covered < len(_NON_ASCII.findall(text)):
+    if complete and covered < len(text) - len(text.encode("ascii", "ignore")):
         return None
     # One run alone is not enough evidence for a piecewise reading ("DrÃ¥ber" is a name in the
     # ftfy negative cases), unless it is "à" whose no-break space became a space.
@@ -811,7 +823,9 @@ def _rounds(text: str) -> Repair:
     # input: each distinct text is scored once)
     scored: dict[str, tuple] = {}
     current = text
-    for _ in range(MAX_ROUNDS):
+    for round_no in range(MAX_ROUNDS):
+        if round_no and not repair_possible(current):
+            break  # (a round is the first round of its input: the cheap test holds for it)
         base, group, counts = scored.get(current) or _score(current)
         # per page, for both passes: ("runs", page) -> _enough_runs(current, page), and
         # ("data", page) -> current encoded by the page (a page is the wrong one of many pairs)
@@ -823,6 +837,17 @@ def _rounds(text: str) -> Repair:
         _, wrong, right, current = best
         steps.append((wrong, right))
     return Repair(current, tuple(steps))
+
+
+def _two_east(data: bytes, right: str, memo: dict, wrong: str) -> bool:
+    """True when ``data`` (``current`` encoded by ``wrong``) holds two double-byte units in a
+    row for ``right``'s reading (Shift_JIS's katakana are single bytes): without them no CJK
+    reading has the run of two East Asian characters :func:`_east_ok` needs."""
+    key = ("two", wrong, right == "shift_jis")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (_TWO_SJIS if right == "shift_jis" else _TWO_PAIRS).search(data) is not None
+    return found
 
 
 def _round(current, base, group, counts, segments, scored, memo):
@@ -859,8 +884,14 @@ def _round(current, base, group, counts, segments, scored, memo):
                 out = _apply_segments(current, wrong, complete=True)
         if out is None or out == current:
             continue
-        if wrong in UTF8_ONLY and len(_C1.findall(out)) > len(_C1.findall(current)):
-            continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        if right in _CJK_PAGES and not segments and not _two_east(memo[("data", wrong)], right, memo, wrong):
+            continue  # no run of two double-byte characters can come out (_east_ok)
+        if wrong in UTF8_ONLY:
+            c1 = memo.get(("c1", ""))
+            if c1 is None:
+                c1 = memo["c1", ""] = len(_C1.findall(current))
+            if len(_C1.findall(out)) > c1:
+                continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
         found = scored.get(out)
         if found is None:
             found = scored[out] = _score(out)
@@ -929,13 +960,16 @@ def _run_hint(page: str | None = None) -> re.Pattern:
     return _run_starts[page]
 
 
-def _first_class(alts: list[tuple[str, str]]) -> re.Pattern:
+def _first_class(alts: list) -> re.Pattern:
     """Compile the alternation of ``first + rest`` (``first`` a character class) as one class of
     every first character, then each branch's ``rest`` behind a look-behind at its own
     class: the same matches, but a search skips in C to the next character of the union,
-    where a bare alternation tries every branch at every character."""
-    union = "[" + "".join(first[1:-1] for first, _ in alts) + "]"
-    return re.compile(union + "(?:" + "|".join(f"(?<={first}){rest}" for first, rest in alts) + ")")
+    where a bare alternation tries every branch at every character. A branch may carry a
+    third item, a look-behind checked right after its first character (a condition on the
+    character before it)."""
+    union = "[" + "".join(alt[0][1:-1] for alt in alts) + "]"
+    return re.compile(union + "(?:" + "|".join(
+        f"(?<={alt[0]}){alt[2] if len(alt) > 2 else ''}{alt[1]}" for alt in alts) + ")")
 
 
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
