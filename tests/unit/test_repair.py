@@ -459,3 +459,43 @@ def test_segment_patterns_match_their_plain_alternation():
         for _ in range(4000):
             text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 7)))
             assert [m.span() for m in plain.finditer(text)] == [m.span() for m in fast.finditer(text)], (page, text)
+
+
+@pytest.mark.parametrize("text", ["FÃ¶rstÃ¥r inte vad du menar, sa hon. ", "Ð\x9dÐµ Ð¿Ð¾Ð½Ð¸Ð¼Ð°Ñ\x8e, Ñ\x87Ñ\x82Ð¾ ",
+                                  "中文的文字处理 ", "Förstår inte vad du menar. "])
+def test_repair_memory_stays_near_the_input(text):
+    """Issue 16: repair of a 256 KiB text allocates at most 8 times the text's size at its peak
+    (29 times before: lists of every match, a kept copy per page and per candidate)."""
+    import sys
+    import tracemalloc
+
+    repair(text)  # (the tables load on first use)
+    big = text * ((1 << 18) // len(text))
+    tracemalloc.start()
+    try:
+        repair(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * sys.getsizeof(big)
+
+
+def test_classify_in_pieces_equals_classify_whole():
+    """A long text is classified in pieces cut after white space: the counts equal those of
+    the whole text (no neighbour relation crosses white space)."""
+    import random
+
+    from onemail.detect import _scoring
+
+    rng = random.Random(11)
+    alphabet = list("ab Z1.\n\u3000") + list("中文的이한アかｱ\ufffdéЖάشก\u0300㈱\x80")
+    piece = _scoring.CLASSIFY_PIECE
+    try:
+        _scoring.CLASSIFY_PIECE = 16
+        for _ in range(3000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120)))
+            whole, cut = _scoring._classify(text), _scoring.classify(text)
+            assert ({k: getattr(whole, k) for k in _scoring.Counts.__slots__}
+                    == {k: getattr(cut, k) for k in _scoring.Counts.__slots__}), text
+    finally:
+        _scoring.CLASSIFY_PIECE = piece

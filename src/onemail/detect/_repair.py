@@ -238,6 +238,17 @@ def _signature_branches() -> list[tuple[str, str]]:
 
 
 _SIGNATURE: re.Pattern | None = None
+#: Texts longer than this many characters have their matches counted one by one (a list of
+#: every match of a long mojibake text costs many times the text's size).
+COUNT_IN_ONE_CALL = 1 << 16
+
+
+def _count(pattern: re.Pattern, text: str) -> int:
+    """The number of (non-overlapping) matches of ``pattern`` in ``text``, in memory bounded
+    by ``COUNT_IN_ONE_CALL`` matches."""
+    if len(text) <= COUNT_IN_ONE_CALL:
+        return len(pattern.findall(text))
+    return sum(1 for _ in pattern.finditer(text))
 
 
 def signatures(text: str) -> int:
@@ -245,12 +256,12 @@ def signatures(text: str) -> int:
     global _SIGNATURE
     if _SIGNATURE is None:
         _SIGNATURE = _signature_re()
-    n = len(_SIGNATURE.findall(text))
+    n = _count(_SIGNATURE, text)
     if n and _TEXTLIKE.search(text):
-        n -= len(_TEXTLIKE.findall(text))
+        n -= _count(_TEXTLIKE, text)
     if n:
-        n += sum(not t.isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
-                 for t in _triple_re().findall(text))
+        n += sum(not (t := m.group()).isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
+                 for m in _triple_re().finditer(text))
     return n
 
 
@@ -309,7 +320,7 @@ def alphabet_letters(text: str) -> int:
         chars = sorted(ch for ch, n in char_weights().items()
                        if n >= GOOD and ch.isalpha() and ord(ch) >= 0x370)
         _GOOD = re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]")
-    return len(_GOOD.findall(text))
+    return _count(_GOOD, text)
 
 
 _RARE: re.Pattern | None = None
@@ -332,7 +343,7 @@ def rare_chars(text: str) -> int:
         chars += [chr(cp) for cp in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00))
                   if chr(cp).isalpha() and unicodedata.normalize("NFD", chr(cp))[0].isascii()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
-    return len(_RARE.findall(text)) + len(_STRAY.findall(text))
+    return _count(_RARE, text) + _count(_STRAY, text)
 
 
 #: Punctuation and symbols that are not rare in text: ASCII, the common Latin-1 ones (no-break
@@ -422,7 +433,6 @@ CONSISTENT = 0.8
 
 _good_sets: list[frozenset[str]] = []
 
-_NON_ASCII = re.compile("[^\x00-\x7f]")
 _LETTER_LIKE = re.compile("[^\\W\\d_\x00-\x7f]")
 
 
@@ -472,12 +482,15 @@ def _consistent(text: str) -> bool:
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
     # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
-    if len(_LETTER_LIKE.findall(text)) * 3 < n_high * 2:
+    if _count(_LETTER_LIKE, text) * 3 < n_high * 2:
         return False
-    high = _NON_ASCII.findall(text)
-    letters = Counter(map(str.lower, filter(str.isalpha, high)))
+    # (the characters counted in C: one entry per distinct character, not a list of them)
+    letters: Counter = Counter()
+    for ch, n in Counter(text).items():
+        if not ch.isascii() and ch.isalpha():
+            letters[ch.lower()] += n
     total = sum(letters.values())
-    if total * 3 < len(high) * 2:
+    if total * 3 < n_high * 2:
         return False
     if not total:
         return True
@@ -599,13 +612,15 @@ def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | No
 
 def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
     """Apply one step to all of ``text`` (None: the encode or the decode fails, or the bytes
-    are ASCII); the encoding of ``text`` by ``wrong`` is kept in ``memo`` (``("data",
-    wrong)``) for the other pairs of a round."""
-    key = ("data", wrong)
-    if key in memo:
-        data = memo[key]
+    are ASCII); the encoding of ``text`` by ``wrong`` is kept in ``memo`` (``"data"``: the
+    page and its bytes) for the next pairs of the same page (the pairs come grouped by page;
+    one page's bytes at a time, not a copy of the text per page)."""
+    kept = memo.get("data")
+    if kept is not None and kept[0] == wrong:
+        data = kept[1]
     else:
-        data = memo[key] = _encode(text, wrong)
+        data = _encode(text, wrong)
+        memo["data"] = (wrong, data)
     if data is not None and not data.isascii():
         return _decode(data, right)
     return None
@@ -701,15 +716,22 @@ def _in_word(m: re.Match, page: str) -> bool:
 def _enough_runs(text: str, page: str) -> bool:
     if _run_hint(page).search(text) is None:
         return False  # every run starts with a hint: none here (the hint scans faster)
-    matches = [m for m in _segment_re(page).finditer(text) if not _rare_letter_reading(m, page)]
-    if page == "windows-1251":
-        matches = [m for m in matches if not _CYRILLIC_LOWER.match(text, m.end())]
-    runs = [m.group() for m in matches]
-    if page == "macintosh" and any(r.startswith(_MAC_ROOT) for r in runs):
-        return True
-    if page in _IN_WORD_LEADS and any(_in_word(m, page) for m in matches):
-        return True
-    return len(runs) + sum(map(_strong, runs)) >= _MIN_RUNS[page]
+    # (the runs one by one, until there are enough: no list of every run of a long text)
+    count = 0
+    for m in _segment_re(page).finditer(text):
+        if _rare_letter_reading(m, page):
+            continue
+        if page == "windows-1251" and _CYRILLIC_LOWER.match(text, m.end()):
+            continue
+        run = m.group()
+        if page == "macintosh" and run.startswith(_MAC_ROOT):
+            return True
+        if page in _IN_WORD_LEADS and _in_word(m, page):
+            return True
+        count += 1 + _strong(run)
+        if count >= _MIN_RUNS[page]:
+            return True
+    return False
 
 
 def _rare_letter_reading(m: re.Match, page: str) -> bool:
@@ -821,20 +843,22 @@ def _rounds(text: str) -> Repair:
         return Repair(text, ())
     # (several pairs often read the text alike, and a round's output is the next round's
     # input: each distinct text is scored once)
-    scored: dict[str, tuple] = {}
+    # (keyed by the text's hash, not the text: the outputs are not kept, only their scores)
+    scored: dict[int, tuple] = {}
     current = text
     for round_no in range(MAX_ROUNDS):
         if round_no and not repair_possible(current):
             break  # (a round is the first round of its input: the cheap test holds for it)
-        base, group, counts = scored.get(current) or _score(current)
+        base, group, counts = scored.get(hash(current)) or _score(current)
         # per page, for both passes: ("runs", page) -> _enough_runs(current, page), and
-        # ("data", page) -> current encoded by the page (a page is the wrong one of many pairs)
+        # "data" -> (page, current encoded by the page): a page is the wrong one of many pairs
         memo: dict[tuple[str, str], object] = {}
         best = (_round(current, base, group, counts, False, scored, memo)
                 or _round(current, base, group, counts, True, scored, memo))
         if best is None:
             break
-        _, wrong, right, current = best
+        _, wrong, right, how = best
+        current = _step_text(current, wrong, right, how)
         steps.append((wrong, right))
     return Repair(current, tuple(steps))
 
@@ -851,7 +875,9 @@ def _two_east(data: bytes, right: str, memo: dict, wrong: str) -> bool:
 
 
 def _round(current, base, group, counts, segments, scored, memo):
-    """Return the best accepted ``(key, wrong, right, text)`` of one round, or None
+    """Return the best accepted ``(key, wrong, right, how)`` of one round, or None (``how``:
+    ``"whole"``, ``"complete"`` or ``"runs"``, the reading :func:`_step_text` gives again: the
+    best text itself is not kept beside the candidates)
     (``scored``: the scores of texts already scored in this repair; ``memo``: per page,
     :func:`_enough_runs` of ``current`` and ``current`` encoded by it; both filled in).
 
@@ -866,6 +892,7 @@ def _round(current, base, group, counts, segments, scored, memo):
                 enough = memo["runs", wrong] = _enough_runs(current, wrong)
             if not enough:
                 continue
+        how = "runs"
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
                 continue
@@ -878,23 +905,25 @@ def _round(current, base, group, counts, segments, scored, memo):
             if left >= before or 2 * left > before:
                 continue  # it must remove signatures, at least half of them (D24)
         else:
+            how = "whole"
             out = _whole(current, wrong, right, memo)
             if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES:
                 # runs that explain every non-ASCII character are a whole-text reading (D20)
+                how = "complete"
                 out = _apply_segments(current, wrong, complete=True)
         if out is None or out == current:
             continue
-        if right in _CJK_PAGES and not segments and not _two_east(memo[("data", wrong)], right, memo, wrong):
+        if right in _CJK_PAGES and not segments and not _two_east(memo["data"][1], right, memo, wrong):
             continue  # no run of two double-byte characters can come out (_east_ok)
         if wrong in UTF8_ONLY:
             c1 = memo.get(("c1", ""))
             if c1 is None:
-                c1 = memo["c1", ""] = len(_C1.findall(current))
-            if len(_C1.findall(out)) > c1:
+                c1 = memo["c1", ""] = _count(_C1, current)
+            if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
-        found = scored.get(out)
+        found = scored.get(hash(out))
         if found is None:
-            found = scored[out] = _score(out)
+            found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN:
             continue
@@ -906,8 +935,18 @@ def _round(current, base, group, counts, segments, scored, memo):
         # UTF-8 readings, the letters of one language (D21)
         key = (right == "utf-8", right == "utf-8" and _consistent(out), score)
         if best is None or key > best[0]:
-            best = (key, wrong, right, out)
+            best = (key, wrong, right, how)
     return best
+
+
+def _step_text(text: str, wrong: str, right: str, how: str) -> str:
+    """The text of a step :func:`_round` accepted, computed again (the same reading)."""
+    if how == "whole":
+        out = _whole(text, wrong, right, {})
+    else:
+        out = _apply_segments(text, wrong, complete=how == "complete")
+    assert out is not None  # (the round found it)
+    return out
 
 
 # two double-byte characters in a row: lead, trail, lead, trail; Shift_JIS also writes
