@@ -501,3 +501,15 @@ def test_classify_in_pieces_equals_classify_whole():
                     == {k: getattr(cut, k) for k in _scoring.Counts.__slots__}), text
     finally:
         _scoring.CLASSIFY_PIECE = piece
+
+
+def test_mojibake_steps_says_what_repair_would_do():
+    """Issue 17: the chain repair would apply, without the repaired text; () for clean text."""
+    from onemail.detect import mojibake_steps
+
+    assert mojibake_steps("FÃ¶rstÃ¥r inte") == (("windows-1252", "utf-8"),)
+    assert mojibake_steps("Förstår inte") == ()
+    assert mojibake_steps("ascii") == ()
+    assert mojibake_steps("ãƒ¡ãƒ¼ãƒ«") == repair("ãƒ¡ãƒ¼ãƒ«").steps == (("windows-1252", "utf-8"),)
+    with pytest.raises(TypeError):
+        mojibake_steps(b"bytes")

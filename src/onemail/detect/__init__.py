@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import _compat
 from ._binary import looks_binary
 from ._detector import Candidate, Detection, detect
-from ._repair import Repair, apply_steps, render_chain, repair
+from ._repair import Repair, apply_steps, mojibake_steps, render_chain, repair
 from ._scan import ScanRow, scan
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Candidate",
     "looks_binary",
     "repair",
+    "mojibake_steps",
     "Repair",
     "apply_steps",
     "render_chain",

@@ -78,7 +78,7 @@ from operator import mul
 
 from ._scoring import classify, ideographs, score_counts
 
-__all__ = ["Repair", "repair", "apply_steps", "render_chain", "PAIRS"]
+__all__ = ["Repair", "repair", "mojibake_steps", "apply_steps", "render_chain", "PAIRS"]
 
 WRONG = ("windows-1252", "iso-8859-1", "gbk", "big5", "shift_jis", "euc-kr", "windows-1251",
          "windows-1250", "iso-8859-2", "windows-1257", "macintosh", "ibm437")
@@ -833,6 +833,36 @@ def repair(text: str) -> Repair:
         # no first-round step can apply (the cheap test; ASCII among them): nothing changes
         return Repair(text, ())
     return _rounds(text)
+
+
+def mojibake_steps(text: str) -> tuple[tuple[str, str], ...]:
+    """Say whether :func:`repair` would change ``text``, and with which steps, without
+    returning the repaired text (for a caller that reports mojibake and keeps the text, issue
+    17: a header value or a text part shown as it came, with the chain that would fix it).
+
+    Implements spec 004 "Repair" (the same rounds as :func:`repair`, rules in the module
+    docstring).
+
+    :param text: a ``str`` that may be mojibake.
+    :returns: ``((wrong, right), ...)``, the steps :func:`repair` applies, in order (names of
+        :data:`PAIRS`; ``render_chain`` writes them as ``"windows-1252 -> utf-8"``); ``()``
+        when it would leave ``text`` unchanged. Never raises on any ``str``.
+    :raises TypeError: ``text`` is not a ``str``.
+
+    Cost: on clean text only the cheap test (:func:`repair_possible`: C codecs and patterns,
+    no scoring), about the time of ``ftfy.fix_encoding`` on the same text (bench/repair.py
+    prints both); on mojibake the rounds of :func:`repair`. Memory: a few times the text.
+
+    >>> mojibake_steps("FÃ¶rstÃ¥r inte")
+    (('windows-1252', 'utf-8'),)
+    >>> mojibake_steps("Förstår inte")
+    ()
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if not repair_possible(text):
+        return ()
+    return _rounds(text).steps
 
 
 def _rounds(text: str) -> Repair:
