@@ -274,7 +274,8 @@ def _build():
             for variant in {ch, ch.upper() if len(ch.upper()) == 1 else ch}:
                 if n > weights.get(variant, 0):
                     weights[variant] = n
-    lang_share = {lang: (math.log(v), math.log(1 - v)) for lang, v in shares.items()}
+    # (the share table holds the languages some page writes: the others are never a page's)
+    lang_share = {lang: (math.log(v), math.log(1 - v)) for lang, v in shares.items() if lang in listed}
     return pages, weights, lang_share
 
 
@@ -319,8 +320,10 @@ def _non_latin() -> list[str]:
 
         with _BUILD:
             if not _non_latin_langs:
+                listed = _get()[2]
                 _non_latin_langs.extend([lang for lang, (_s, chars, _f) in LANGUAGES.items()
-                                         if chars and chars[0].isalpha() and ord(chars[0]) >= 0x370])
+                                         if lang in listed and chars and chars[0].isalpha()
+                                         and ord(chars[0]) >= 0x370])
     return _non_latin_langs
 
 
