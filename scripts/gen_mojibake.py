@@ -48,9 +48,13 @@ TEXT_OF = {
 }
 SHORT = (6, 40)
 LONG = (80, 300)
-#: Punctuation written after a word now and then (a full stop ends a sentence), with the
-#: typographic signs that the model gives every language (train_detect.TYPOGRAPHIC).
-PUNCTUATION = (", ", ". ", " ", " ", " ", " ", " ", " ", " – ", "… ", "’s ", " ")
+#: Punctuation written after a word now and then (a full stop ends a sentence).
+PUNCTUATION = (", ", ". ", " ", " ", " ", " ", " ", " ", " ", " ")
+#: A typographic sign after a word (a dash, an ellipsis, an apostrophe), or quotes around it,
+#: at the rate the model assumes for every language: ``SIGNS_PER_LETTER`` per letter of
+#: ``train_detect`` times the mean length of a generated word (five letters).
+SIGNS = (" – ", "… ", "’s ")
+SIGN_PER_WORD = train_detect.SIGNS_PER_LETTER * 5
 EAST = ("zh", "ja", "ko")
 _EAST_PUNCT = {"zh": "，。", "ja": "、。", "ko": ", ."}
 
@@ -109,8 +113,10 @@ class _Language:
                 capital = False
                 continue
             sep = rng.choice(PUNCTUATION)
+            if rng.random() < SIGN_PER_WORD:
+                sep = rng.choice(SIGNS)
             capital = sep in (". ", "… ")
-            if rng.random() < 0.05:
+            if rng.random() < SIGN_PER_WORD / 2:
                 w = f"“{w}”"
             out += w + sep
         return out[:size].rstrip() or out.strip()

@@ -513,3 +513,25 @@ def test_mojibake_steps_says_what_repair_would_do():
     assert mojibake_steps("ãƒ¡ãƒ¼ãƒ«") == repair("ãƒ¡ãƒ¼ãƒ«").steps == (("windows-1252", "utf-8"),)
     with pytest.raises(TypeError):
         mojibake_steps(b"bytes")
+
+
+def test_one_windows_1252_sign_read_as_latin_1_is_repaired():
+    """D41: a C1 control that windows-1252 has a sign for is that sign read as ISO-8859-1,
+    evidence as a UTF-8 signature is (before, one dash alone did not pass the margin)."""
+    assert repair("Quatl. Polia robia \x96 orne soli") == Repair(
+        "Quatl. Polia robia \u2013 orne soli", (("iso-8859-1", "windows-1252"),))
+    assert repair("beaucoup parl\xe9\x85 Tu sais") == Repair(
+        "beaucoup parl\xe9\u2026 Tu sais", (("iso-8859-1", "windows-1252"),))
+
+
+def test_cyrillic_letters_the_sources_lack_are_not_rare(corpus):
+    """D41: Tajik "ҳ ӯ" (in neither lingua nor langdetect) are letters, not rare characters; the
+    Tajik sentence of synthetic.jsonl v-00378, read as GBK, is repaired (it was not)."""
+    import json
+
+    from onemail.detect._repair import rare_chars
+
+    assert rare_chars("Мо ҳамеша бо ҳам дар рӯзҳои ид ба хонаи бобоям меравем.") == 0
+    with open(corpus / "mojibake" / "synthetic.jsonl", encoding="utf-8") as f:
+        case = next(c for c in map(json.loads, f) if c["id"] == "v-00378")
+    assert repair(case["mojibake"]) == Repair(case["original"], (("gbk", "utf-8"),))

@@ -342,6 +342,10 @@ def rare_chars(text: str) -> int:
 
         chars += [chr(cp) for cp in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00))
                   if chr(cp).isalpha() and unicodedata.normalize("NFD", chr(cp))[0].isascii()]
+        # every letter of the Cyrillic block is a letter of some language, many of which the
+        # model's sources lack (Tajik "ҳ ӯ", Uzbek, Bashkir): none is rare (the Supplement's
+        # letters, U+0500.., are: "ԥ" is GBK's 0xD4 0xA5 read as UTF-8)
+        chars += [chr(cp) for cp in range(0x400, 0x500) if chr(cp).isalpha()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
     return _count(_RARE, text) + _count(_STRAY, text)
 
@@ -374,6 +378,9 @@ def _score(text: str) -> tuple[float, str, object]:
         else:
             s -= ISOLATED_POINTS * c.wedged
         s -= SIGNATURE_POINTS * signatures(text) + RARE_POINTS * rare_chars(text)
+        # a C1 control for which windows-1252 has a sign is that sign read as ISO-8859-1:
+        # as telling as a signature (it is also a rare character)
+        s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_C1_SIGN, text)
     hanja = c.han + c.kana
     alpha = c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai
     top = max(hanja, c.hangul, alpha, c.latin + c.other + c.half_kana)
@@ -629,6 +636,8 @@ def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
 _segment_res: dict[str, re.Pattern] = {}
 #: C1 controls (D25).
 _C1 = re.compile("[\x80-\x9f]")
+#: The C1 controls whose byte windows-1252 maps to a sign (all but 0x81, 0x8D, 0x8F, 0x90, 0x9D).
+_C1_SIGN = re.compile("[\x80\x82-\x8c\x8e\x91-\x9c\x9e\x9f]")
 
 
 def _segment_re(page: str) -> re.Pattern:
