@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
-"""Train the detector's per-language character model from the VISIBLE corpora only.
+"""Write the detector's per-language character model from text that is in neither corpus.
 
-Reads ``../shared/corpus/detect`` and ``../shared/corpus/detect-fresh`` (each file decoded
-with its ``MANIFEST.tsv`` ``python_codec``; a text seen under several charsets, as the UTF-16/32
-copies of the CulturaX rows, counts once) and writes
-``src/onemail/detect/_tables/language.py``:
+The statistics come from two language-identification packages that ship their n-gram counts as
+data (both Apache-2.0, installed by the ``bench`` extra); the visible corpora under
+``../shared/corpus`` are not read at all (they serve for evaluation, ``bench/detect_cv.py``):
 
-``LANGUAGES = {language: (non-ASCII share in 1/1000 of letters, chars, counts)}`` and
-``ONE_LETTER_WORDS`` (the non-ASCII Latin letters the texts use as words), where
-``chars`` are the language's non-ASCII characters (case kept: upper-case letters separate
-mac-cyrillic from windows-1251) with at least ``MIN_PER_100K`` occurrences per 100 000
-non-ASCII characters, and ``counts`` their frequencies per 100 000. Languages are named as in
-the ``detect`` folders; the ``detect-fresh`` locale codes are mapped to those names.
+* **lingua-language-detector 1.3.5** (``lingua/language-models/<iso>/{unigrams,bigrams}.json.br``,
+  Brotli-compressed JSON of relative frequencies, lower-cased letters only, counted by its
+  author from the Leipzig Wortschatz corpora): per language the frequency of each letter and of
+  each letter pair inside words. Read as data; lingua's code is not imported.
+* **langdetect 1.0.9** (``langdetect/profiles/<iso>``, JSON n-gram counts of Wikipedia text,
+  with case, words padded by spaces): the one-letter words (`` à `` trigrams) and, for the
+  languages whose alphabet is not Latin, the share of ASCII letters (lingua keeps only the
+  language's own alphabet there).
 
-Nothing else of this machine is read (the fresh set's README forbids training on other
-gettext catalogues). Deterministic: sorted output, no timestamps.
+Written to ``src/onemail/detect/_tables/language.py``:
+
+``LANGUAGES = {language: (non-ASCII share in 1/1000 of letters, chars, counts)}`` where
+``chars`` are the language's non-ASCII characters with at least ``MIN_PER_100K`` occurrences
+per 100 000 non-ASCII characters and ``counts`` their frequencies per 100 000. Neither source
+counts punctuation: the typographic signs of :data:`TYPOGRAPHIC` (quotes, dashes, the ellipsis,
+the no-break space...) are added to every language at ``SIGNS_PER_LETTER`` per letter, shared
+evenly. ``ONE_LETTER_WORDS`` (non-ASCII Latin letters used as words), ``CONTEXTS`` (the
+neighbours of each non-ASCII letter) and ``PAGE_LANGUAGES`` (which single-byte pages each
+language is written in: facts of usage, :data:`PAGES`, not counts of files).
+
+Deterministic: sorted output, no timestamps; the header names the packages, their versions and
+the sha256 of the files read.
 
 Usage: ``python scripts/train_detect.py [--check]``.
 """
@@ -22,150 +34,367 @@ Usage: ``python scripts/train_detect.py [--check]``.
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import statistics
 import sys
-from collections import Counter, defaultdict
+import unicodedata
+from collections import defaultdict
+from fractions import Fraction
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = (REPO / ".." / "shared" / "corpus").resolve()
 OUT = REPO / "src" / "onemail" / "detect" / "_tables" / "language.py"
-SETS = ("detect", "detect-fresh")
-#: The East Asian languages are left out: their code pages are multi-byte, scored by the
-#: design's common-character sets, not by this model.
-SKIP = ("chinese", "japanese", "korean")
-#: A character must also occur at least this often in absolute terms. 1: in a language with
-#: little visible text one occurrence is evidence (Italian "ì" occurs in few visible texts;
-#: without it "venerdì" read as windows-1250 "venerdě"). Chosen by cross-validation
-#: (bench/detect_cv.py, 4 590 answers): 5 -> 4 540 right, 3 -> 4 546, 2 -> 4 549, 1 -> 4 552.
-MIN_COUNT = 1
-#: Characters rarer than this (per 100 000 non-ASCII characters of the language) are dropped:
-#: in the languages with much text they are single occurrences, noise (cross-validated with
-#: MIN_COUNT = 1: 10 -> 4 551, 20, 40 and 80 -> 4 552).
-MIN_PER_100K = 20
 
-LOCALES = {
-    "ar": "arabic", "bg": "bulgarian", "ca": "catalan", "cs": "czech", "da": "danish",
-    "de": "german", "el": "greek", "es": "spanish", "et": "estonian", "fa": "farsi",
-    "fi": "finnish", "fr": "french", "he": "hebrew", "hr": "croatian", "hu": "hungarian",
-    "it": "italian", "ja": "japanese", "ko": "korean", "lt": "lithuanian", "lv": "latvian",
-    "nb": "norwegian", "nl": "dutch", "pl": "polish", "pt": "portuguese", "pt_BR": "portuguese",
-    "ro": "romanian", "ru": "russian", "sk": "slovak", "sl": "slovene", "sv": "swedish",
-    "th": "thai", "tr": "turkish", "uk": "ukrainian", "vi": "vietnamese", "zh_CN": "chinese",
-    "zh_TW": "chinese",
+#: The languages of the model (lingua's ISO 639-1 code -> the model's name): every language of
+#: lingua written in an alphabet some single-byte page of :data:`PAGES` encodes, apart from
+#: Latin-script languages without a legacy code page of their own (Yoruba, Zulu, Maori...);
+#: and the alphabets no single-byte page encodes (Kazakh, Mongolian, Azerbaijani, Armenian,
+#: Georgian, the Indic scripts), whose letters repair must know in UTF-8 text (no page makes
+#: them plausible for detection).
+LANGUAGES = {
+    "af": "afrikaans", "ar": "arabic", "be": "belarusian", "bg": "bulgarian", "bs": "bosnian",
+    "ca": "catalan", "cs": "czech", "cy": "welsh", "da": "danish", "de": "german", "el": "greek",
+    "en": "english", "eo": "esperanto", "es": "spanish", "et": "estonian", "eu": "basque",
+    "fa": "farsi", "fi": "finnish", "fr": "french", "ga": "irish", "he": "hebrew",
+    "hr": "croatian", "hu": "hungarian", "id": "indonesian", "is": "icelandic", "it": "italian",
+    "lt": "lithuanian", "lv": "latvian", "mk": "macedonian", "ms": "malay", "nb": "norwegian",
+    "nl": "dutch", "pl": "polish", "pt": "portuguese", "ro": "romanian", "ru": "russian",
+    "sk": "slovak", "sl": "slovene", "so": "somali", "sq": "albanian", "sr": "serbian",
+    "sv": "swedish", "sw": "swahili", "th": "thai", "tl": "tagalog", "tr": "turkish",
+    "uk": "ukrainian", "ur": "urdu", "vi": "vietnamese",
+    "az": "azerbaijani", "bn": "bengali", "gu": "gujarati", "hi": "hindi", "hy": "armenian",
+    "ka": "georgian", "kk": "kazakh", "mn": "mongolian", "mr": "marathi", "pa": "punjabi",
+    "ta": "tamil", "te": "telugu",
+}
+#: langdetect's profile names where they differ from lingua's codes.
+LANGDETECT_CODES = {"nb": "no"}
+
+_WESTERN = {"windows-1252": 2, "iso-8859-1": 2, "iso-8859-15": 1, "macintosh": 1, "ibm850": 1,
+            "ibm437": 1}
+_CENTRAL = {"windows-1250": 2, "iso-8859-2": 2}
+#: ISO-8859-16 (Latin-10) was made for Romanian's comma-below letters; its scope also names
+#: Albanian, Croatian, Hungarian, Polish and Slovene (and Western languages, for which Latin-1
+#: and -15 are used). Romanian mail is written in windows-1250 and ISO-8859-2 (with the cedilla
+#: forms) far more often: 1 for all.
+_LATIN10 = {"iso-8859-16": 1}
+_CYRILLIC = {"windows-1251": 2, "iso-8859-5": 1, "ibm866": 1, "x-mac-cyrillic": 1}
+#: The single-byte pages each language is written in: 2 for its Windows ANSI code page and the
+#: ISO 8859 part made for it, 1 for the other pages that encode it and were used for it (the
+#: DOS code pages 437 and 850 and Mac Roman for Western Europe, ISO-8859-15 for the languages
+#: of its scope, ISO-8859-16 for those of its scope, ISO-8859-4/-10/-13 for the Baltic and
+#: Nordic ones, KOI8-R/-U, IBM866 and x-mac-cyrillic for Cyrillic). Sources: the Windows code
+#: page of each locale (Microsoft's NLS tables), the scope clauses of ISO/IEC 8859 parts 1-16,
+#: RFC 1489 (KOI8-R) and RFC 2319 (KOI8-U). A page a language is not listed in costs
+#: ``UNLISTED_NATS`` (onemail.detect._langmodel).
+PAGES = {
+    **{lang: _WESTERN for lang in ("afrikaans", "basque", "catalan", "danish", "dutch", "english",
+                                   "finnish", "french", "german", "icelandic", "indonesian",
+                                   "irish", "italian", "malay", "norwegian", "portuguese",
+                                   "somali", "spanish", "swahili", "swedish", "tagalog")},
+    "welsh": {**_WESTERN, "iso-8859-14": 2},
+    "icelandic": {**_WESTERN, "iso-8859-10": 1},
+    "albanian": {"windows-1250": 2, "iso-8859-2": 1, **_LATIN10, "windows-1252": 1,
+                 "iso-8859-1": 1},
+    **{lang: _CENTRAL for lang in ("bosnian", "czech", "slovak")},
+    **{lang: {**_CENTRAL, **_LATIN10} for lang in ("croatian", "hungarian", "polish", "slovene")},
+    "romanian": {**_CENTRAL, **_LATIN10},
+    "estonian": {"windows-1257": 2, "iso-8859-13": 1, "iso-8859-15": 1, "iso-8859-4": 1,
+                 "iso-8859-10": 1},
+    "latvian": {"windows-1257": 2, "iso-8859-13": 2, "iso-8859-4": 1, "iso-8859-10": 1},
+    "lithuanian": {"windows-1257": 2, "iso-8859-13": 2, "iso-8859-4": 1, "iso-8859-10": 1},
+    "esperanto": {"iso-8859-3": 2},
+    "turkish": {"windows-1254": 2, "iso-8859-3": 1},
+    "russian": {**_CYRILLIC, "koi8-r": 2},
+    "ukrainian": {**_CYRILLIC, "koi8-u": 2},
+    "belarusian": {**_CYRILLIC, "koi8-u": 1},
+    "bulgarian": _CYRILLIC,
+    "macedonian": _CYRILLIC,
+    "serbian": _CYRILLIC,
+    "greek": {"windows-1253": 2, "iso-8859-7": 2},
+    "hebrew": {"windows-1255": 2, "iso-8859-8": 2},
+    "arabic": {"windows-1256": 2, "iso-8859-6": 1},
+    "farsi": {"windows-1256": 2},
+    "urdu": {"windows-1256": 2},
+    "thai": {"windows-874": 2},
+    "vietnamese": {"windows-1258": 2},
 }
 
+#: Typographic signs any language's text uses (neither source counts punctuation): the quotes
+#: of the European languages, dashes, the ellipsis, bullets, the no-break space, the inverted
+#: marks, the degree and section signs, and the signs of prices and trademarks.
+TYPOGRAPHIC = ("\u2019\u2018\u201c\u201d\u201e\u201a\u00ab\u00bb\u2039\u203a\u2013\u2014\u2026"
+               "\u2022\u00b7\u00a0\u00bf\u00a1\u00b0\u00a7\u20ac\u00a3\u00a9\u00ae\u2122")
+#: Typographic signs per letter in text that uses them: one every 200 letters (about one every
+#: 40 words: a pair of quotes or a dash every few sentences).
+SIGNS_PER_LETTER = 0.005
+#: Letters rarer than this among all the language's letters (2 in 100 000) are left out: the
+#: foreign names of the source text (lingua's Welsh has ``ā``, ``ō`` and ``ä``); English ``é``
+#: (2.4 in 100 000) stays.
+MIN_LETTER_SHARE = 2e-5
+#: A letter is one of a language's common letters (its alphabet, as opposed to foreign names)
+#: from 1 in 10 000 of its letters: Italian ``ì`` (6 in 10 000), French ``œ`` (1.1), Czech
+#: ``ď`` (2.4) are; English ``é`` (0.24) and Welsh ``á`` (0.8) are not.
+COMMON_SHARE = 1e-4
+#: Characters rarer than this per 100 000 non-ASCII characters of the language are dropped
+#: (letters of foreign names; the rarest kept still costs less than the model's floor).
+MIN_PER_100K = 20
+#: A non-ASCII Latin letter standing alone between spaces at least this often per 100 000
+#: trigrams of a langdetect profile is a one-letter word of the language ("à", "è", "é").
+MIN_ALONE_PER_100K = 10
+#: Neighbour classes of the context model: an ASCII letter (case-folded), "_" for anything else
+#: (space, punctuation, digit, start or end of a word), "H" for a non-ASCII letter.
+CONTEXT_CLASSES = "abcdefghijklmnopqrstuvwxyz_H"
+#: The neighbour counts of a letter are written as if counted in this many occurrences of it:
+#: the model leans them on all languages' counts with pseudo-counts of its own, made for
+#: counts of this size (onemail.detect._langmodel ``CONTEXT_ALPHA``).
+CONTEXT_SAMPLE = 200
+#: A letter's neighbours are kept when the letter has at least this share of the language's
+#: letters (1 in 10 000).
+MIN_CONTEXT_SHARE = 1e-4
 
-def manifest_rows():
-    """Yield ``(corpus folder, MANIFEST.tsv row)`` of the visible corpora, sorted by path."""
-    for name in SETS:
-        base = CORPUS / name
-        with open(base / "MANIFEST.tsv", encoding="utf-8") as f:
-            rows = sorted(csv.DictReader(f, delimiter="\t"), key=lambda r: r["path"])
-        for r in rows:
-            yield base, r
+
+def _package_dir(name: str) -> Path:
+    """The folder of an installed package, found without importing (running) it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"train_detect: the package {name!r} is not installed "
+                         "(pip install -e '.[bench]')")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
-def texts() -> list[tuple[str, str]]:
-    """Return ``(language, text)`` for every distinct text of the visible corpora, read once
-    per process (the model, the one-letter words and the neighbours all learn from them)."""
-    if not _texts:
-        _texts.extend(_read_texts())
-    return _texts
+_read: dict[str, bytes] = {}  # every file read, for the header's hash
 
 
-_texts: list[tuple[str, str]] = []
+def _read_bytes(path: Path, key: str) -> bytes:
+    data = path.read_bytes()
+    _read[key] = data
+    return data
 
 
-def _read_texts():
-    seen = set()
-    for base, r in manifest_rows():
-        lang = LOCALES.get(r["language"], r["language"])
-        if not lang or not r["python_codec"] or lang in SKIP:
-            continue
+def lingua(code: str, kind: str) -> dict[str, Fraction]:
+    """Return lingua's ``{n-gram: relative frequency}`` of ``kind`` (``unigrams``: share of all
+    letters; ``bigrams``: share of the first letter's occurrences that the second follows)."""
+    import brotli
+
+    path = _package_dir("lingua") / "language-models" / code / f"{kind}.json.br"
+    model = json.loads(brotli.decompress(_read_bytes(path, f"lingua/{code}/{kind}")))
+    return {gram: Fraction(frac) for frac, grams in model["ngrams"].items() for gram in grams.split(" ")}
+
+
+def langdetect(code: str) -> dict | None:
+    """Return langdetect's profile of ``code`` (``freq``: n-gram counts, ``n_words``), or None."""
+    path = _package_dir("langdetect") / "profiles" / LANGDETECT_CODES.get(code, code)
+    if not path.exists():
+        return None
+    return json.loads(_read_bytes(path, f"langdetect/{path.name}"))
+
+
+def _script(ch: str) -> str:
+    return "LATIN" if ch.isascii() else unicodedata.name(ch, "?").split(" ")[0]
+
+
+#: Letters written two ways, counted half each way: Romanian s and t with a comma below (its
+#: orthography) and with a cedilla (the only forms of windows-1250 and ISO-8859-2, and what
+#: most Romanian text used before Unicode 3.0 separated them).
+SPELLINGS = {"ro": ("\u0219\u015f", "\u021b\u0163")}
+#: Capital letters that lower-casing loses: lingua's letters are lower case, and the Turkish
+#: and Azerbaijani capital of ``i`` is ``İ`` (U+0130), not ASCII ``I``. Written at the share
+#: of ``i`` times ``CAPITAL_SHARE``.
+CAPITALS = {"tr": ("i", "\u0130")}
+#: Capitals among letters (sentence starts and names): the model's own assumption
+#: (onemail.detect._langmodel ``UPPER_MIN``).
+CAPITAL_SHARE = 0.05
+
+
+#: Python codecs of the pages in PAGES whose names differ.
+_PY_CODECS = {"x-mac-cyrillic": "mac-cyrillic", "macintosh": "mac-roman", "ibm866": "cp866"}
+
+
+def _undo_mojibake(uni: dict[str, float], pages: dict[str, int]) -> dict[str, float]:
+    """Count the language's mojibake letters as the letters they stand for.
+
+    Part of the source text was decoded with the wrong page: lingua's Romanian has ``ã`` and
+    ``þ`` (windows-1250 ``ă`` and ``ţ`` read as windows-1252), its Czech ``ø`` and ``è``
+    (``ř``, ``č``), its Hungarian ``õ`` (``ő``). A letter whose windows-1252 byte is, in one
+    of the language's own pages (weight 2), a more frequent letter of the language is counted
+    as that letter."""
+    own = [_PY_CODECS.get(page, page) for page, weight in pages.items()
+           if weight == 2 and page not in ("windows-1252", "iso-8859-1")]
+    out = dict(uni)
+    for ch in sorted(uni, key=uni.get):
         try:
-            text = (base / r["path"]).read_bytes().decode(r["python_codec"])
-        except UnicodeDecodeError:
+            byte = ch.encode("cp1252")
+        except UnicodeEncodeError:
             continue
-        text = text.lstrip("\ufeff")
-        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
-        if key in seen:
+        if ch.isascii():
             continue
-        seen.add(key)
-        yield lang, text
+        for page in own:
+            meant = byte.decode(page, "replace").lower()
+            if meant != ch and len(meant) == 1 and out.get(meant, 0.0) > out.get(ch, 0.0):
+                out[meant] += out.pop(ch)
+                break
+    return out
 
 
-#: A non-ASCII Latin letter standing alone as a word this often in the visible texts is a
-#: one-letter word ("à", "é", "å"); others alone between spaces are evidence against a page.
-MIN_ALONE = 3
+def _unigrams(code: str) -> dict[str, float]:
+    """Letter (and mark) shares of one language, letters of a foreign script left out (lingua keeps a few
+    from names and quotes), with :data:`SPELLINGS` and :data:`CAPITALS` applied."""
+    # letters and the marks written with them (Thai vowel signs and tone marks are marks)
+    uni = {ch: float(p) for ch, p in lingua(code, "unigrams").items()
+           if unicodedata.category(ch)[0] in "LM"}
+    scripts: dict[str, float] = defaultdict(float)
+    for ch, p in uni.items():
+        scripts[_script(ch)] += p
+    main = max(scripts, key=scripts.get)
+    uni = {ch: p for ch, p in uni.items() if _script(ch) == main}
+    # lingua counts letters only: the marks (Thai vowel signs and tone marks, Arabic and
+    # Hebrew points) come from langdetect's profile, as its count per letter
+    for mark, share in _langdetect_marks(code).items():
+        if _script(mark) == main:
+            uni[mark] = uni.get(mark, 0.0) + share * sum(uni.values())
+    uni = _undo_mojibake(uni, PAGES.get(LANGUAGES[code], {}))
+    total = sum(uni.values())
+    uni = {ch: p for ch, p in uni.items() if ch.isascii() or p >= MIN_LETTER_SHARE * total}
+    for pair in SPELLINGS.get(code, ()):
+        both = sum(uni.pop(ch, 0.0) for ch in pair)
+        for ch in pair:
+            uni[ch] = both / len(pair)
+    if code in CAPITALS:
+        lower, upper = CAPITALS[code]
+        uni[upper] = uni.get(lower, 0.0) * CAPITAL_SHARE
+    return uni
 
 
-def one_letter_words() -> str:
-    """Return the non-ASCII Latin letters (U+00C0..U+024F) the visible texts use as words."""
-    import re
+def _as_written(ch: str, pages: dict[str, int]) -> tuple[str, ...]:
+    """The characters that a language's letter ``ch`` becomes in its pages: itself, except in
+    windows-1258, which writes Vietnamese tones as combining marks after a base letter it has
+    (``ế`` is ``ê`` + U+0301, as CPython's cp1258 codec decodes the bytes ``EA EC``)."""
+    if "windows-1258" not in pages:
+        return (ch,)
+    try:
+        ch.encode("cp1258")
+        return (ch,)
+    except UnicodeEncodeError:
+        pass
+    base, *marks = unicodedata.normalize("NFD", ch)
+    # the base letter with one of its marks precomposed (``ệ``: ``ê`` + dot below), or bare
+    for i in (*range(len(marks)), None):
+        parts = ((base,) if i is None else (unicodedata.normalize("NFC", base + marks[i]),)) + tuple(
+            m for j, m in enumerate(marks) if j != i)
+        try:
+            "".join(parts).encode("cp1258")
+            return parts
+        except UnicodeEncodeError:
+            continue
+    return (ch,)
 
-    alone: Counter = Counter()
-    for _lang, text in texts():
-        for m in re.finditer(r"(?<!\w)(\w)(?!\w)", text):
-            ch = m.group(1)
-            if "\u00c0" <= ch <= "\u024f" and ch.isalpha():
-                alone[ch] += 1
-    return "".join(sorted(ch for ch, n in alone.items() if n >= MIN_ALONE))
+
+def _langdetect_marks(code: str) -> dict[str, float]:
+    """Return ``{combining mark: occurrences per letter}`` of langdetect's profile of ``code``."""
+    profile = langdetect(code)
+    if profile is None:
+        return {}
+    singles = {g: n for g, n in profile["freq"].items() if len(g) == 1}
+    letters = sum(n for g, n in singles.items() if g.isalpha())
+    return {g: n / letters for g, n in sorted(singles.items()) if unicodedata.category(g)[0] == "M"}
+
+
+def _langdetect_ascii_share(code: str) -> float | None:
+    """The share of non-ASCII letters among the letters of langdetect's profile (None: no
+    profile, or one without ASCII letters, which its truncation dropped)."""
+    profile = langdetect(code)
+    if profile is None:
+        return None
+    letters = {g: n for g, n in profile["freq"].items() if len(g) == 1 and g.isalpha()}
+    ascii_n = sum(n for g, n in letters.items() if g.isascii())
+    return None if not ascii_n else 1 - ascii_n / sum(letters.values())
+
+
+_common: dict[str, str] = {}
+
+
+def _folded(ch: str) -> str:
+    """A letter's lower case, as the model folds it (``İ``, whose lower case is two
+    characters, stays itself)."""
+    return ch.lower() if len(ch.lower()) == 1 else ch
+
+
+def common_letters() -> dict[str, str]:
+    """Return ``{language: its common letters}`` (non-ASCII, lower case, at least
+    ``COMMON_SHARE`` of the language's letters), computed by :func:`train`."""
+    return dict(_common)
 
 
 def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
-    counts: dict[str, Counter] = defaultdict(Counter)
-    letters: Counter = Counter()
-    for lang, text in texts():
-        c = counts[lang]
-        for ch in text:
-            if 0x80 <= ord(ch) < 0x2E80:  # East Asian characters never come from single-byte pages
-                c[ch] += 1
-        letters[lang] += sum(1 for ch in text if ch.isalpha())
     model = {}
-    for lang in sorted(counts):
-        c = counts[lang]
-        total = sum(c.values())
-        if not total:
-            continue
-        kept = sorted(((ch, n * 100000 // total) for ch, n in c.items() if n >= MIN_COUNT),
-                      key=lambda p: (-p[1], p[0]))
+    _common.clear()
+    written = {}  # per language: the shares of the characters its letters are written as
+    for code in LANGUAGES:
+        chars: dict[str, float] = defaultdict(float)
+        for ch, p in _unigrams(code).items():
+            for part in _as_written(ch, PAGES.get(LANGUAGES[code], {})):
+                chars[part] += p
+        written[code] = chars
+    non_latin = {code for code, chars in written.items() if not any(ch.isascii() for ch in chars)}
+    measured = {code: _langdetect_ascii_share(code) for code in sorted(non_latin)}
+    default = statistics.median(s for s in measured.values() if s is not None)
+    for code in sorted(LANGUAGES, key=LANGUAGES.get):
+        chars = written[code]
+        high = {ch: p for ch, p in chars.items() if not ch.isascii()}
+        if code in non_latin:
+            share = measured.get(code) or default
+        else:
+            share = (sum(p for ch, p in high.items() if ch.isalpha())
+                     / sum(p for ch, p in chars.items() if ch.isalpha()))
+        letters = sum(p for ch, p in chars.items() if ch.isalpha())
+        _common[LANGUAGES[code]] = "".join(sorted(
+            ch for ch, p in high.items() if ch.isalpha() and ch == _folded(ch) and p >= COMMON_SHARE * letters))
+        total = sum(high.values())
+        signs = SIGNS_PER_LETTER / (share + SIGNS_PER_LETTER)  # signs among non-ASCII characters
+        freq = {ch: (1 - signs) * p / total for ch, p in high.items()}
+        for ch in TYPOGRAPHIC:
+            freq[ch] = freq.get(ch, 0.0) + signs / len(TYPOGRAPHIC)
+        kept = sorted(((ch, int(p * 100000)) for ch, p in freq.items()), key=lambda cp: (-cp[1], cp[0]))
         kept = [(ch, n) for ch, n in kept if n >= MIN_PER_100K]
-        share = min(1000, total * 1000 // max(1, letters[lang]))
-        model[lang] = (share, "".join(ch for ch, _ in kept), tuple(n for _, n in kept))
+        model[LANGUAGES[code]] = (min(1000, round(share * 1000)), "".join(ch for ch, _ in kept),
+                                  tuple(n for _, n in kept))
     return model
 
 
-#: MANIFEST ``encoding`` names that onemail spells otherwise.
-_MANIFEST_LABELS = {"mac-roman": "macintosh", "mac-cyrillic": "x-mac-cyrillic"}
+def one_letter_words() -> str:
+    """Return the non-ASCII Latin letters (U+00C0..U+024F) that langdetect's profiles show alone
+    between spaces at least ``MIN_ALONE_PER_100K`` times per 100 000 trigrams."""
+    alone = set()
+    for code in LANGUAGES:
+        profile = langdetect(code)
+        if profile is None:
+            continue
+        trigrams = profile["n_words"][2]
+        for gram, n in profile["freq"].items():
+            if (len(gram) == 3 and gram[0] == gram[2] == " " and "\u00c0" <= gram[1] <= "\u024f"
+                    and gram[1].isalpha() and n * 100000 >= MIN_ALONE_PER_100K * trigrams):
+                alone.add(gram[1])
+    return "".join(sorted(alone))
 
 
 def page_languages() -> dict[str, dict[str, int]]:
-    """Return ``{single-byte page: {language: files}}``: how many files of the visible corpora
-    write each language in each single-byte page (MANIFEST ``encoding`` resolved as
-    :func:`onemail.text.for_label` does, ``iso-8859-1`` counting for both the WHATWG
-    ``windows-1252`` and the design's ``iso-8859-1`` candidate)."""
+    """Return ``{single-byte page: {language: weight}}`` from :data:`PAGES`, in the order of
+    ``onemail.detect._langmodel.SINGLE_BYTE``."""
     sys.path.insert(0, str(REPO / "src"))
     from onemail.detect._langmodel import SINGLE_BYTE
-    from onemail.text import for_label
 
-    pages: dict[str, Counter] = defaultdict(Counter)
-    for _base, r in manifest_rows():
-        lang = LOCALES.get(r["language"], r["language"])
-        cs = for_label(_MANIFEST_LABELS.get(r["encoding"], r["encoding"]))
-        if not lang or cs is None:
-            continue
-        for page in {cs.key, r["encoding"]} & set(SINGLE_BYTE):
-            pages[page][lang] += 1
-    return {page: dict(sorted(pages[page].items())) for page in SINGLE_BYTE if page in pages}
-
-
-#: Neighbour classes of the context model: an ASCII letter (case-folded), "_" for anything else
-#: (space, punctuation, digit, start or end), "H" for a non-ASCII letter.
-CONTEXT_CLASSES = "abcdefghijklmnopqrstuvwxyz_H"
-#: A letter's neighbours are kept when the letter occurs at least this often in the language.
-MIN_CONTEXT = 20
+    unknown = {page for pages in PAGES.values() for page in pages} - set(SINGLE_BYTE)
+    if unknown or set(PAGES) - set(LANGUAGES.values()):
+        raise SystemExit(f"train_detect: PAGES names unknown pages or languages: {sorted(unknown)}")
+    out: dict[str, dict[str, int]] = {}
+    for page in SINGLE_BYTE:
+        langs = {lang: pages[page] for lang, pages in sorted(PAGES.items()) if page in pages}
+        if langs:
+            out[page] = langs
+    return out
 
 
 def _neighbour(ch: str) -> int:
@@ -176,28 +405,34 @@ def _neighbour(ch: str) -> int:
 
 def contexts() -> dict[str, dict[str, tuple[str, str]]]:
     """Return ``{language: {letter: (left neighbour counts, right neighbour counts)}}``, each
-    written as :func:`_pack_counts` does.
+    written as :func:`_pack_counts` does, from lingua's letter pairs.
 
-    For each non-ASCII letter (case-folded) of a language's texts, how often each class of
-    :data:`CONTEXT_CLASSES` stands right before and right after it (``ľ`` follows ``e`` and
-    precedes ``o`` in Slovak ``oddeľovač``; Portuguese ``ã`` is followed by ``o``, hardly ever by
-    ``r`` as Romanian ``ă`` in ``numărul``)."""
-    left: dict = defaultdict(lambda: defaultdict(lambda: [0] * len(CONTEXT_CLASSES)))
-    right: dict = defaultdict(lambda: defaultdict(lambda: [0] * len(CONTEXT_CLASSES)))
-    for lang, text in texts():
-        last = len(text) - 1
-        for i, ch in enumerate(text):
-            if ch.isascii() or not ch.isalpha() or ord(ch) >= 0x2E80:
-                continue
-            c = ch.lower() if len(ch.lower()) == 1 else ch
-            left[lang][c][_neighbour(text[i - 1]) if i else 26] += 1
-            right[lang][c][_neighbour(text[i + 1]) if i < last else 26] += 1
+    A letter's right neighbours are lingua's ``P(next | letter)``; what they leave is the end
+    of the word (class ``_``). Its left neighbours are ``P(prev) P(letter | prev) / P(letter)``,
+    the rest the start of a word. Scaled to ``CONTEXT_SAMPLE`` occurrences."""
     out = {}
-    for lang in sorted(left):
-        kept = {c: (_pack_counts(left[lang][c]), _pack_counts(right[lang][c])) for c in sorted(left[lang])
-                if sum(left[lang][c]) >= MIN_CONTEXT}
-        if kept:
-            out[lang] = kept
+    for code in sorted(LANGUAGES, key=LANGUAGES.get):
+        uni = {ch: float(p) for ch, p in lingua(code, "unigrams").items()}
+        pairs = lingua(code, "bigrams")
+        left: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(CONTEXT_CLASSES))
+        right: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(CONTEXT_CLASSES))
+        for pair, p in pairs.items():
+            a, b = pair
+            if not b.isascii() and b.isalpha() and b in uni:
+                left[b][_neighbour(a)] += uni.get(a, 0.0) * float(p) / uni[b]
+            if not a.isascii() and a.isalpha():
+                right[a][_neighbour(b)] += float(p)
+        kept = {}
+        for letter in sorted(set(left) | set(right)):
+            if uni.get(letter, 0.0) < MIN_CONTEXT_SHARE:
+                continue
+            sides = []
+            for side in (left[letter], right[letter]):
+                side[26] += max(0.0, 1 - sum(side))  # the start or end of a word
+                sides.append(_pack_counts([round(x * CONTEXT_SAMPLE) for x in side]))
+            kept[letter] = tuple(sides)
+        if kept and LANGUAGES[code] in PAGES:  # (only near-ties between pages read them)
+            out[LANGUAGES[code]] = kept
     return out
 
 
@@ -219,12 +454,15 @@ def _lit(s: str) -> str:
 
 def render(model, alone: str, pages: dict[str, dict[str, int]], context) -> str:
     h = hashlib.sha256()
-    for name in SETS:
-        h.update((CORPUS / name / "MANIFEST.tsv").read_bytes())
+    for key in sorted(_read):
+        h.update(key.encode() + b"\0" + hashlib.sha256(_read[key]).digest())
+    versions = ", ".join(f"{name} {importlib.metadata.version(name)}"
+                         for name in ("lingua-language-detector", "langdetect"))
     lines = [
-        "# GENERATED by scripts/train_detect.py from the visible corpora ../shared/corpus/detect and "
-        f"../shared/corpus/detect-fresh (MANIFEST.tsv sha256 {h.hexdigest()[:16]}). DO NOT EDIT - retrain.",
-        "# Character frequencies only (no text): per language, its non-ASCII characters per 100 000.",
+        f"# GENERATED by scripts/train_detect.py from the n-gram data of {versions} (both",
+        f"# Apache-2.0; {len(_read)} files, sha256 {h.hexdigest()[:16]}) and the facts in the script. DO NOT EDIT - regenerate.",
+        "# lingua's frequencies were counted by its author from the Leipzig Wortschatz corpora, langdetect's from",
+        "# Wikipedia; frequencies only, no text. Neither corpus under ../shared/corpus was read.",
         '"""Generated language model; see the header and scripts/train_detect.py."""',
         "",
         f"MIN_PER_100K = {MIN_PER_100K}",
@@ -239,10 +477,16 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context) -> str:
         lines.append("    ),")
     lines.append("}")
     lines.append("")
-    lines.append(f"# Non-ASCII Latin letters used as one-letter words (>= {MIN_ALONE} times).")
+    lines.append(f"# Per language, its common letters (at least {COMMON_SHARE:g} of its letters).")
+    lines.append("COMMON_LETTERS = {")
+    for lang, letters in common_letters().items():
+        lines.append(f"    {lang!r}: {_lit(letters)},")
+    lines.append("}")
+    lines.append("")
+    lines.append(f"# Non-ASCII Latin letters used as one-letter words (>= {MIN_ALONE_PER_100K} per 100 000 trigrams).")
     lines.append(f"ONE_LETTER_WORDS = {_lit(alone)}")
     lines.append("")
-    lines.append(f"# Neighbours of each non-ASCII letter (>= {MIN_CONTEXT} times), counted per class of")
+    lines.append(f"# Neighbours of each non-ASCII letter, per {CONTEXT_SAMPLE} occurrences, per class of")
     lines.append("# CONTEXT_CLASSES before and after it: {language: {letter: (before, after)}}.")
     lines.append(f"CONTEXT_CLASSES = {_lit(CONTEXT_CLASSES)}")
     lines.append("CONTEXTS = {")
@@ -253,7 +497,7 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context) -> str:
         lines.append("    },")
     lines.append("}")
     lines.append("")
-    lines.append("# Files per language the corpora write in each single-byte page (MANIFEST.tsv labels).")
+    lines.append("# The single-byte pages each language is written in (2: its own page, 1: another that was used).")
     lines.append("PAGE_LANGUAGES = {")
     for page, langs in pages.items():
         lines.append(f"    {page!r}: {langs!r},")
@@ -261,11 +505,18 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context) -> str:
     return "\n".join(lines) + "\n"
 
 
+def build() -> str:
+    """Return the text of the generated module."""
+    _read.clear()
+    model, alone, context = train(), one_letter_words(), contexts()
+    return render(model, alone, page_languages(), context)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the committed model is stale")
     args = ap.parse_args(argv)
-    text = render(train(), one_letter_words(), page_languages(), contexts())
+    text = build()
     if args.check:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
             print(f"stale: {OUT.relative_to(REPO)} (run scripts/train_detect.py)")

@@ -236,9 +236,11 @@ def test_repair_possible_sees_the_lossy_runs():
                  # Shift_JIS half-width katakana are one byte each (hostile test: "ｱｲ ｳｴ ｵｶ")
                  "\xb1\xb2 \xb3\xb4 \xb5\xb6", "\xb1\xa2 \xb1\xa2", "Price \xb1\xa2 \xb1\xa2 ok",
                  # a CJK reading of Latin-1 letters (hypothesis: the byte count of letters)
-                 "a\u4e2d", "0\u8a81"):
+                 "a\u4e2d"):
         assert repair_possible(text), text
     assert not repair_possible("plain caf\xe9 text")
+    # D38: no ASCII letter beside the ideograph, so not Western text read as GBK ("0Õ@")
+    assert not repair_possible("0\u8a81") and repair("0\u8a81") == Repair("0\u8a81", ())
 
 
 def test_repair_possible_rejects_non_text():
@@ -430,3 +432,106 @@ def test_limit_mojibake_after_the_first_512_bytes():
     text = "\u00e9" + "x" * 497 + " F\u00c3\u00b6rst\u00c3\u00a5r"
     assert repair(text).steps == (("windows-1252", "utf-8"),)
     assert detect(text.encode("utf-8")).confidence == 50
+
+
+def test_segment_patterns_match_their_plain_alternation():
+    """_segment_re is compiled by _first_class (the union of the first characters, each rest
+    behind a look-behind): the same matches, at the same places, as the plain alternation of
+    its branches (a guard ``(?<![X]c)`` after the first character ``c`` is ``(?<![X])``
+    before it)."""
+    import random
+    import re
+
+    from onemail.detect import _repair as module
+
+    for page in module._SEGMENT_PAGES:
+        parts = []
+        for alt in module._segment_branches(page):
+            guard = ""
+            if len(alt) > 2:
+                inner = alt[2][len("(?<!"):-1]
+                guard = f"(?<!{inner[:inner.rindex(']') + 1]})"
+            parts.append(guard + alt[0] + alt[1])
+        plain, fast = re.compile("|".join(parts)), module._segment_re(page)
+        alphabet = sorted({" ", "?", "\ufffd", "a", "b", "A", "S", "\u0410"}
+                          | {c for b in range(256) if (c := module._decode(bytes((b,)), page))})
+        rng = random.Random(5)
+        for _ in range(4000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 7)))
+            assert [m.span() for m in plain.finditer(text)] == [m.span() for m in fast.finditer(text)], (page, text)
+
+
+@pytest.mark.parametrize("text", ["FÃ¶rstÃ¥r inte vad du menar, sa hon. ", "Ð\x9dÐµ Ð¿Ð¾Ð½Ð¸Ð¼Ð°Ñ\x8e, Ñ\x87Ñ\x82Ð¾ ",
+                                  "中文的文字处理 ", "Förstår inte vad du menar. "])
+def test_repair_memory_stays_near_the_input(text):
+    """Issue 16: repair of a 256 Ki-character text allocates at most 12 times the text's size at
+    its peak (the repaired Cyrillic text alone is twice the size of its Latin-1 mojibake; at
+    3.5 MiB, bench/repair.py --memory, about 6 times; 29 times before: lists of every match, a
+    kept copy per page and per candidate)."""
+    import sys
+    import tracemalloc
+
+    repair(text)  # (the tables load on first use)
+    big = text * ((1 << 18) // len(text))
+    tracemalloc.start()
+    try:
+        repair(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 12 * sys.getsizeof(big)
+
+
+def test_classify_in_pieces_equals_classify_whole():
+    """A long text is classified in pieces cut after white space: the counts equal those of
+    the whole text (no neighbour relation crosses white space)."""
+    import random
+
+    from onemail.detect import _scoring
+
+    rng = random.Random(11)
+    alphabet = list("ab Z1.\n\u3000") + list("中文的이한アかｱ\ufffdéЖάشก\u0300㈱\x80")
+    piece = _scoring.CLASSIFY_PIECE
+    try:
+        _scoring.CLASSIFY_PIECE = 16
+        for _ in range(3000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120)))
+            whole, cut = _scoring._classify(text), _scoring.classify(text)
+            assert ({k: getattr(whole, k) for k in _scoring.Counts.__slots__}
+                    == {k: getattr(cut, k) for k in _scoring.Counts.__slots__}), text
+    finally:
+        _scoring.CLASSIFY_PIECE = piece
+
+
+def test_mojibake_steps_says_what_repair_would_do():
+    """Issue 17: the chain repair would apply, without the repaired text; () for clean text."""
+    from onemail.detect import mojibake_steps
+
+    assert mojibake_steps("FÃ¶rstÃ¥r inte") == (("windows-1252", "utf-8"),)
+    assert mojibake_steps("Förstår inte") == ()
+    assert mojibake_steps("ascii") == ()
+    assert mojibake_steps("ãƒ¡ãƒ¼ãƒ«") == repair("ãƒ¡ãƒ¼ãƒ«").steps == (("windows-1252", "utf-8"),)
+    with pytest.raises(TypeError):
+        mojibake_steps(b"bytes")
+
+
+def test_one_windows_1252_sign_read_as_latin_1_is_repaired():
+    """D41: a C1 control that windows-1252 has a sign for is that sign read as ISO-8859-1,
+    evidence as a UTF-8 signature is (before, one dash alone did not pass the margin)."""
+    assert repair("Quatl. Polia robia \x96 orne soli") == Repair(
+        "Quatl. Polia robia \u2013 orne soli", (("iso-8859-1", "windows-1252"),))
+    assert repair("beaucoup parl\xe9\x85 Tu sais") == Repair(
+        "beaucoup parl\xe9\u2026 Tu sais", (("iso-8859-1", "windows-1252"),))
+
+
+def test_cyrillic_letters_the_sources_lack_are_not_rare(corpus):
+    """D41: Tajik "ҳ ӯ" (in neither lingua nor langdetect) are letters, not rare characters; the
+    Tajik sentence of synthetic.jsonl v-00378, read as GBK, is repaired (it was not)."""
+    import json
+
+    from onemail.detect._repair import rare_chars
+
+    assert rare_chars("Мо ҳамеша бо ҳам дар рӯзҳои ид ба хонаи бобоям меравем.") == 0
+    with open(corpus / "mojibake" / "synthetic.jsonl", encoding="utf-8") as f:
+        case = next(c for c in map(json.loads, f) if c["id"] == "v-00378")
+    assert repair(case["mojibake"]) == Repair(case["original"], (("gbk", "utf-8"),))

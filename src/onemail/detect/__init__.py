@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._binary import looks_binary
 from ._detector import Candidate, Detection, detect
-from ._repair import Repair, apply_steps, render_chain, repair
+from ._repair import Repair, apply_steps, mojibake_steps, render_chain, repair
 from ._scan import ScanRow, scan
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "Candidate",
     "looks_binary",
     "repair",
+    "mojibake_steps",
     "Repair",
     "apply_steps",
     "render_chain",

@@ -54,6 +54,7 @@ times it against chardet in the same run and prints the ratios.
 from __future__ import annotations
 
 import codecs
+import math
 import re
 from dataclasses import dataclass
 
@@ -326,15 +327,43 @@ def _utf32_possible(data: bytes, label: str) -> bool:
     return units > 0 and top.count(0) * 2 >= units
 
 
-def _confidence(rows: list[tuple[float, int, str, bool]]) -> int:
+#: The confidence curve (D36): the chance that decoding with the answer gives the right text,
+#: ``CEILING / (1 + exp(-(gap - SHIFT) / SCALE))``, ``gap`` the evidence (in nats) between the
+#: answer and the best reading that decodes the sample otherwise. Fitted by maximum
+#: likelihood on the visible corpora's scored answers (whole files, 64- and 512-byte
+#: prefixes): fitted on chardet's files alone it gives the catalogue files an expected
+#: calibration error of 3.1 points, fitted on the catalogue files chardet's 2.7.
+CONFIDENCE_CEILING = 0.99
+CONFIDENCE_SHIFT = -0.5
+CONFIDENCE_SCALE = 0.75
+#: Confidence of BOM-less UTF-16/32 of the right shape that decodes cleanly (D4), of an
+#: ISO-2022 or HZ text with its escapes that decodes cleanly (D5): the shape and the escapes
+#: are all but proof.
+SHAPE_CONFIDENCE = 99
+
+
+def _confidence(rows: list[tuple[float, int, str, bool]], nats: float | None = None) -> int:
+    """Return the confidence of the first of ``rows`` (D36).
+
+    ``nats`` is the log-likelihood by which the winning single-byte page leads the best page
+    reading the bytes otherwise (None when the winner is no single-byte page of the model's
+    first choice): that is the evidence; otherwise the score margin over the second row, in
+    the model's unit (``LM_POINTS`` points per nat). An exact tie of two readings is 0: the
+    detector has not chosen (the message layer then reads windows-1252, M6).
+    """
+    top = rows[0][0]
+    second = rows[1][0] if len(rows) > 1 else 0.0
+    if top == second:
+        return 0
+    gap = nats if nats is not None else (top - second) / LM_POINTS
+    return round(100 * CONFIDENCE_CEILING / (1 + math.exp(-(gap - CONFIDENCE_SHIFT) / CONFIDENCE_SCALE)))
+
+
+def _forced_confidence(rows: list[tuple[float, int, str, bool]]) -> int:
+    """The UTF-8 rule's confidence (spec 004): three times the margin over the runner-up."""
     top = round(rows[0][0])
     second = round(rows[1][0]) if len(rows) > 1 else 0
-    conf = max(0, min(100, (top - second) * 3))
-    if top < 40:
-        conf = conf * top // 40
-    if rows[0][3]:
-        conf = max(conf, 85)
-    return conf
+    return max(0, min(100, (top - second) * 3))
 
 
 def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
@@ -384,7 +413,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             good = good_share(counts, label) * high * fit if counts else 0.0
             score = score_counts(c, errors, good=good)
             if label == sb2:
-                score = max(0.0, score - min(LM_CAP, LM_POINTS * (ll1 - ll2)))
+                score = max(0.0, score - min(LM_CAP, LM_POINTS * max(0.0, ll1 - ll2)))
             rows.append((score, order, label, False))
             best = max(best, score)
             continue
@@ -405,7 +434,10 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
         rows = _settle(rows, provisional, sample, best)
         rows = _check_with_ours(sample, rows)
         rows = _settle(rows, provisional, sample, best)
-    conf = _confidence(rows)
+    if forced_utf8:
+        conf = _forced_confidence(rows)
+    else:
+        conf = _confidence(rows, ll1 - ll2 if rows[0][2] == sb1 else None)
     return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
 
 
@@ -553,7 +585,7 @@ def detect(data) -> Detection:
         if shape is not None:
             _, errors = _decode(data, shape.replace("utf-16", "utf-16-").replace("utf-32", "utf-32-"))
             if not errors:
-                return _single(shape, 95)
+                return _single(shape, SHAPE_CONFIDENCE)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -594,8 +626,9 @@ _DECLARATION = re.compile(
 #: Where an in-band declaration is looked for (the WHATWG prescan reads 1024 bytes; XML
 #: prologs come first).
 DECLARATION_BYTES = 1024
-#: Confidence of a declared charset the bytes decode cleanly with.
-DECLARED_CONFIDENCE = 90
+#: Confidence of a declared charset the bytes decode cleanly with (D12): a declaration that is
+#: wrong and still decodes every byte is rare (1 of 314 such answers on the visible corpora).
+DECLARED_CONFIDENCE = 98
 # CPython codecs equal to (or, for the check, as strict as) onemail's decoder of a key.
 _CHECK_CODEC = {"gbk": "gb18030", "gb18030": "gb18030", "big5": "big5hkscs", "shift_jis": "cp932",
                 "euc-kr": "cp949", "euc-jp": "euc_jp"}
@@ -634,11 +667,11 @@ def _declared(data: bytes) -> str | None:
 def _seven_bit(data: bytes) -> Detection:
     if b"\x1b" in data:
         if b"\x1b$)C" in data and _clean(data, "iso2022_kr"):
-            return _single("iso-2022-kr", 95)
+            return _single("iso-2022-kr", SHAPE_CONFIDENCE)
         if any(e in data for e in _ISO2022_JP) and _clean(data, "iso2022_jp_ext"):
-            return _single("iso-2022-jp", 95)
+            return _single("iso-2022-jp", SHAPE_CONFIDENCE)
     if b"~{" in data and b"~}" in data and _clean(data, "hz"):
-        return _single("hz-gb-2312", 95)
+        return _single("hz-gb-2312", SHAPE_CONFIDENCE)
     # Every ASCII-compatible candidate reads ASCII identically: indistinguishable.
     score = round(score_counts(classify(data.decode("ascii")), 0))
     rows = tuple(Candidate(label, score) for label, _ in CANDIDATES[:8])

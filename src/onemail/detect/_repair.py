@@ -76,9 +76,9 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import mul
 
-from ._scoring import classify, score_counts
+from ._scoring import classify, ideographs, score_counts
 
-__all__ = ["Repair", "repair", "apply_steps", "render_chain", "PAIRS"]
+__all__ = ["Repair", "repair", "mojibake_steps", "apply_steps", "render_chain", "PAIRS"]
 
 WRONG = ("windows-1252", "iso-8859-1", "gbk", "big5", "shift_jis", "euc-kr", "windows-1251",
          "windows-1250", "iso-8859-2", "windows-1257", "macintosh", "ibm437")
@@ -172,8 +172,8 @@ def _decode(data: bytes, name: str) -> str | None:
             text = codecs.charmap_decode(data, "strict", _table(name)[0])[0]
         else:
             text = data.decode(_PY[name])
-    except UnicodeDecodeError:
-        if name == "utf-8" and b"\xed" in data:
+    except UnicodeDecodeError as exc:
+        if name == "utf-8" and data[exc.start] == 0xED:  # (an encoded surrogate, D17)
             return _decode_cesu8(data)
         return None
     return text
@@ -238,6 +238,17 @@ def _signature_branches() -> list[tuple[str, str]]:
 
 
 _SIGNATURE: re.Pattern | None = None
+#: Texts longer than this many characters have their matches counted one by one (a list of
+#: every match of a long mojibake text costs many times the text's size).
+COUNT_IN_ONE_CALL = 1 << 16
+
+
+def _count(pattern: re.Pattern, text: str) -> int:
+    """The number of (non-overlapping) matches of ``pattern`` in ``text``, in memory bounded
+    by ``COUNT_IN_ONE_CALL`` matches."""
+    if len(text) <= COUNT_IN_ONE_CALL:
+        return len(pattern.findall(text))
+    return sum(1 for _ in pattern.finditer(text))
 
 
 def signatures(text: str) -> int:
@@ -245,12 +256,12 @@ def signatures(text: str) -> int:
     global _SIGNATURE
     if _SIGNATURE is None:
         _SIGNATURE = _signature_re()
-    n = len(_SIGNATURE.findall(text))
+    n = _count(_SIGNATURE, text)
     if n and _TEXTLIKE.search(text):
-        n -= len(_TEXTLIKE.findall(text))
+        n -= _count(_TEXTLIKE, text)
     if n:
-        n += sum(not t.isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
-                 for t in _triple_re().findall(text))
+        n += sum(not (t := m.group()).isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
+                 for m in _triple_re().finditer(text))
     return n
 
 
@@ -309,7 +320,7 @@ def alphabet_letters(text: str) -> int:
         chars = sorted(ch for ch, n in char_weights().items()
                        if n >= GOOD and ch.isalpha() and ord(ch) >= 0x370)
         _GOOD = re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]")
-    return len(_GOOD.findall(text))
+    return _count(_GOOD, text)
 
 
 _RARE: re.Pattern | None = None
@@ -331,8 +342,12 @@ def rare_chars(text: str) -> int:
 
         chars += [chr(cp) for cp in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00))
                   if chr(cp).isalpha() and unicodedata.normalize("NFD", chr(cp))[0].isascii()]
+        # every letter of the Cyrillic block is a letter of some language, many of which the
+        # model's sources lack (Tajik "ҳ ӯ", Uzbek, Bashkir): none is rare (the Supplement's
+        # letters, U+0500.., are: "ԥ" is GBK's 0xD4 0xA5 read as UTF-8)
+        chars += [chr(cp) for cp in range(0x400, 0x500) if chr(cp).isalpha()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
-    return len(_RARE.findall(text)) + len(_STRAY.findall(text))
+    return _count(_RARE, text) + _count(_STRAY, text)
 
 
 #: Punctuation and symbols that are not rare in text: ASCII, the common Latin-1 ones (no-break
@@ -363,6 +378,9 @@ def _score(text: str) -> tuple[float, str, object]:
         else:
             s -= ISOLATED_POINTS * c.wedged
         s -= SIGNATURE_POINTS * signatures(text) + RARE_POINTS * rare_chars(text)
+        # a C1 control for which windows-1252 has a sign is that sign read as ISO-8859-1:
+        # as telling as a signature (it is also a rare character)
+        s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_C1_SIGN, text)
     hanja = c.han + c.kana
     alpha = c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai
     top = max(hanja, c.hangul, alpha, c.latin + c.other + c.half_kana)
@@ -422,7 +440,6 @@ CONSISTENT = 0.8
 
 _good_sets: list[frozenset[str]] = []
 
-_NON_ASCII = re.compile("[^\x00-\x7f]")
 _LETTER_LIKE = re.compile("[^\\W\\d_\x00-\x7f]")
 
 
@@ -472,12 +489,15 @@ def _consistent(text: str) -> bool:
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
     # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
-    if len(_LETTER_LIKE.findall(text)) * 3 < n_high * 2:
+    if _count(_LETTER_LIKE, text) * 3 < n_high * 2:
         return False
-    high = _NON_ASCII.findall(text)
-    letters = Counter(map(str.lower, filter(str.isalpha, high)))
+    # (the characters counted in C: one entry per distinct character, not a list of them)
+    letters: Counter = Counter()
+    for ch, n in Counter(text).items():
+        if not ch.isascii() and ch.isalpha():
+            letters[ch.lower()] += n
     total = sum(letters.values())
-    if total * 3 < len(high) * 2:
+    if total * 3 < n_high * 2:
         return False
     if not total:
         return True
@@ -529,7 +549,20 @@ def _east_ok(new) -> bool:
     return new_east >= 2 and not new.wedged and new_east - new.lone >= 2
 
 
-def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> bool:
+def _western_shape(text: str) -> bool:
+    """True when ``text`` may be Western text read as a CJK page: it has at least as many
+    ASCII letters as non-ASCII characters. Every language's text has fewer accented letters
+    than ASCII ones (at most a quarter, Vietnamese), and a CJK page reads two of its bytes as
+    one character, so the reading has at least twice as many ASCII letters (D38)."""
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    return len(text) - len(text.translate(_NOT_ASCII_LETTER)) >= n_high
+
+
+#: ``str.translate`` table deleting the ASCII letters.
+_NOT_ASCII_LETTER = dict.fromkeys([*range(0x41, 0x5B), *range(0x61, 0x7B)])
+
+
+def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "") -> bool:
     """Structural conditions of a step (D10), on the counts of its input and output.
 
     * A CJK ``wrong`` page means the input was decoded by it, so it holds East Asian
@@ -542,7 +575,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
     * A step that brings letters of a non-Latin alphabet brings at least two (one Greek
       letter is a symbol in Latin text: ``IL2Rγ``).
     * Western text read as a CJK page (``wrong`` CJK, ``right`` windows-1252 or ISO-8859-1)
-      comes back as the letters of one language: two thirds of its non-ASCII characters are
+      has the shape of Western text (:func:`_western_shape`) and comes back as the letters of
+      one language: two thirds of its non-ASCII characters are
       letters, at least ``CONSISTENT`` of them common in a single language (``Ó£MuretøúãÆ``
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
     * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK).
@@ -557,7 +591,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "") -> boo
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
-    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent(new_text):
+    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
+            not _western_shape(old_text) or not _consistent(new_text)):
         return False
     if wrong in _CJK_PAGES and right in _CJK_PAGES and not (old.han and old.common * 2 < old.han):
         return False
@@ -584,13 +619,15 @@ def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | No
 
 def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
     """Apply one step to all of ``text`` (None: the encode or the decode fails, or the bytes
-    are ASCII); the encoding of ``text`` by ``wrong`` is kept in ``memo`` (``("data",
-    wrong)``) for the other pairs of a round."""
-    key = ("data", wrong)
-    if key in memo:
-        data = memo[key]
+    are ASCII); the encoding of ``text`` by ``wrong`` is kept in ``memo`` (``"data"``: the
+    page and its bytes) for the next pairs of the same page (the pairs come grouped by page;
+    one page's bytes at a time, not a copy of the text per page)."""
+    kept = memo.get("data")
+    if kept is not None and kept[0] == wrong:
+        data = kept[1]
     else:
-        data = memo[key] = _encode(text, wrong)
+        data = _encode(text, wrong)
+        memo["data"] = (wrong, data)
     if data is not None and not data.isascii():
         return _decode(data, right)
     return None
@@ -599,6 +636,8 @@ def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
 _segment_res: dict[str, re.Pattern] = {}
 #: C1 controls (D25).
 _C1 = re.compile("[\x80-\x9f]")
+#: The C1 controls whose byte windows-1252 maps to a sign (all but 0x81, 0x8D, 0x8F, 0x90, 0x9D).
+_C1_SIGN = re.compile("[\x80\x82-\x8c\x8e\x91-\x9c\x9e\x9f]")
 
 
 def _segment_re(page: str) -> re.Pattern:
@@ -616,29 +655,40 @@ def _segment_re(page: str) -> re.Pattern:
     """
     r = _segment_res.get(page)
     if r is None:
-        def chars(lo, hi, extra="", skip=()):
-            out = (_decode(bytes((b,)), page) for b in range(lo, hi + 1) if b not in skip)
-            return "[" + "".join(re.escape(c) for c in out if c) + extra + "]"
-
-        cont = chars(0x80, 0xBF)
-        lost = chars(0x80, 0xBF, "\ufffd")
-        once = "[?\ufffd]"
-        alts = [f"{chars(0xC2, 0xDF)}{cont}", f"{chars(0xE0, 0xEF)}{cont}{{2}}",
-                f"{chars(0xF0, 0xF4)}{cont}{{3}}",
-                f"{chars(0xC2, 0xDF)}\ufffd", f"{chars(0xE0, 0xEF)}(?:{once}{lost}|{lost}{once})",
-                f"{chars(0xF0, 0xF4)}(?:{once}{lost}{lost}|{lost}{once}{lost}|{lost}{lost}{once})",
-                f"{chars(0xC2, 0xC3)}\\?"]
-        if page in ("windows-1252", "iso-8859-1"):
-            strict = chars(0x80, 0xBF, skip=(0x85, 0xA0))
-            alts.append(f"{chars(0xE2, 0xE3)} {strict}|{chars(0xE0, 0xE3)}{strict} (?=\\S)")
-        if page in ("windows-1252", "iso-8859-1"):
-            alts.append("(?<![A-Z])\u00c3(?:  ?(?=[a-z])|  (?=\\S))")
-        elif page == "windows-1251":
-            alts.append("(?<![\u0410-\u042f])\u0413  ?(?=[a-z])")
-        if page in _SPACE_PAGES:
-            alts.append(f"[{''.join(_decode(bytes((b,)), page) for b in (0xC2, 0xC5, 0xD0))}] (?=\\S)")
-        r = _segment_res[page] = re.compile("|".join(alts))
+        # (the branches as (first character's class, guard, rest): _first_class searches for the
+        # union of the first characters, as fast as a class, where the plain alternation
+        # tried every branch at every character; _segment_branches gives the plain form)
+        r = _segment_res[page] = _first_class(_segment_branches(page))
     return r
+
+
+def _segment_branches(page: str) -> list[tuple[str, str] | tuple[str, str, str]]:
+    """The branches of :func:`_segment_re` as ``(first, rest)`` or ``(first, rest, guard)``,
+    ``guard`` a look-behind that holds right after the first character: in this order, the
+    alternation of ``first rest`` (the guard's condition on the character before the first)
+    matches what :func:`_segment_re` matches."""
+    def chars(lo, hi, extra="", skip=()):
+        out = (_decode(bytes((b,)), page) for b in range(lo, hi + 1) if b not in skip)
+        return "[" + "".join(re.escape(c) for c in out if c) + extra + "]"
+
+    cont = chars(0x80, 0xBF)
+    lost = chars(0x80, 0xBF, "\ufffd")
+    once = "[?\ufffd]"
+    two, three, four = chars(0xC2, 0xDF), chars(0xE0, 0xEF), chars(0xF0, 0xF4)
+    alts: list[tuple[str, str] | tuple[str, str, str]] = [
+        (two, cont), (three, f"{cont}{{2}}"), (four, f"{cont}{{3}}"), (two, "\ufffd"),
+        (three, f"(?:{once}{lost}|{lost}{once})"),
+        (four, f"(?:{once}{lost}{lost}|{lost}{once}{lost}|{lost}{lost}{once})"),
+        (chars(0xC2, 0xC3), "\\?")]
+    if page in ("windows-1252", "iso-8859-1"):
+        strict = chars(0x80, 0xBF, skip=(0x85, 0xA0))
+        alts += [(chars(0xE2, 0xE3), f" {strict}"), (chars(0xE0, 0xE3), f"{strict} (?=\\S)"),
+                 ("[\u00c3]", "(?:  ?(?=[a-z])|  (?=\\S))", "(?<![A-Z]\u00c3)")]
+    elif page == "windows-1251":
+        alts.append(("[\u0413]", "  ?(?=[a-z])", "(?<![\u0410-\u042f]\u0413)"))
+    if page in _SPACE_PAGES:
+        alts.append(("[" + "".join(_decode(bytes((b,)), page) for b in (0xC2, 0xC5, 0xD0)) + "]", " (?=\\S)"))
+    return alts
 
 
 #: Latin pages whose characters for 0xC2, 0xC5, 0xD0 (``Â Å Ð``, ``Â Ĺ Đ``, ``Ā Å Š``) and
@@ -675,15 +725,22 @@ def _in_word(m: re.Match, page: str) -> bool:
 def _enough_runs(text: str, page: str) -> bool:
     if _run_hint(page).search(text) is None:
         return False  # every run starts with a hint: none here (the hint scans faster)
-    matches = [m for m in _segment_re(page).finditer(text) if not _rare_letter_reading(m, page)]
-    if page == "windows-1251":
-        matches = [m for m in matches if not _CYRILLIC_LOWER.match(text, m.end())]
-    runs = [m.group() for m in matches]
-    if page == "macintosh" and any(r.startswith(_MAC_ROOT) for r in runs):
-        return True
-    if page in _IN_WORD_LEADS and any(_in_word(m, page) for m in matches):
-        return True
-    return len(runs) + sum(map(_strong, runs)) >= _MIN_RUNS[page]
+    # (the runs one by one, until there are enough: no list of every run of a long text)
+    count = 0
+    for m in _segment_re(page).finditer(text):
+        if _rare_letter_reading(m, page):
+            continue
+        if page == "windows-1251" and _CYRILLIC_LOWER.match(text, m.end()):
+            continue
+        run = m.group()
+        if page == "macintosh" and run.startswith(_MAC_ROOT):
+            return True
+        if page in _IN_WORD_LEADS and _in_word(m, page):
+            return True
+        count += 1 + _strong(run)
+        if count >= _MIN_RUNS[page]:
+            return True
+    return False
 
 
 def _rare_letter_reading(m: re.Match, page: str) -> bool:
@@ -723,10 +780,11 @@ def _segment_fix(m: re.Match, page: str) -> str | None:
         if after.startswith(("s ", "quel", "quil")):
             return "\u00e0"
         return "\u00e0 "
-    parts = [b"\xa0" if ch == " " else _encode(ch, page) for ch in piece]
+    # (a space stands for a lost 0xA0 byte, D13 and D18)
+    parts = [_encode(chunk, page) for chunk in piece.split(" ")] if " " in piece else [_encode(piece, page)]
     if None in parts:
         return None
-    return _decode(b"".join(parts), "utf-8")
+    return _decode(b"\xa0".join(parts), "utf-8")
 
 
 def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
@@ -753,11 +811,11 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
         changed += 1
         piece = m.group()
         strong += piece[-1] == " " or _strong(piece) or _in_word(m, page)
-        covered += len(_NON_ASCII.findall(piece))
+        covered += len(piece) - len(piece.encode("ascii", "ignore"))
         return out
 
     out = _segment_re(page).sub(fix, text)
-    if complete and covered < len(_NON_ASCII.findall(text)):
+    if complete and covered < len(text) - len(text.encode("ascii", "ignore")):
         return None
     # One run alone is not enough evidence for a piecewise reading ("DrÃ¥ber" is a name in the
     # ftfy negative cases), unless it is "à" whose no-break space became a space.
@@ -786,6 +844,36 @@ def repair(text: str) -> Repair:
     return _rounds(text)
 
 
+def mojibake_steps(text: str) -> tuple[tuple[str, str], ...]:
+    """Say whether :func:`repair` would change ``text``, and with which steps, without
+    returning the repaired text (for a caller that reports mojibake and keeps the text, issue
+    17: a header value or a text part shown as it came, with the chain that would fix it).
+
+    Implements spec 004 "Repair" (the same rounds as :func:`repair`, rules in the module
+    docstring).
+
+    :param text: a ``str`` that may be mojibake.
+    :returns: ``((wrong, right), ...)``, the steps :func:`repair` applies, in order (names of
+        :data:`PAIRS`; ``render_chain`` writes them as ``"windows-1252 -> utf-8"``); ``()``
+        when it would leave ``text`` unchanged. Never raises on any ``str``.
+    :raises TypeError: ``text`` is not a ``str``.
+
+    Cost: on clean text only the cheap test (:func:`repair_possible`: C codecs and patterns,
+    no scoring), about the time of ``ftfy.fix_encoding`` on the same text (bench/repair.py
+    prints both); on mojibake the rounds of :func:`repair`. Memory: a few times the text.
+
+    >>> mojibake_steps("FÃ¶rstÃ¥r inte")
+    (('windows-1252', 'utf-8'),)
+    >>> mojibake_steps("Förstår inte")
+    ()
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if not repair_possible(text):
+        return ()
+    return _rounds(text).steps
+
+
 def _rounds(text: str) -> Repair:
     """The rounds of :func:`repair`, without the :func:`repair_possible` test (the tests
     compare the two: the cheap test must never refuse a text the rounds would change)."""
@@ -794,24 +882,41 @@ def _rounds(text: str) -> Repair:
         return Repair(text, ())
     # (several pairs often read the text alike, and a round's output is the next round's
     # input: each distinct text is scored once)
-    scored: dict[str, tuple] = {}
+    # (keyed by the text's hash, not the text: the outputs are not kept, only their scores)
+    scored: dict[int, tuple] = {}
     current = text
-    for _ in range(MAX_ROUNDS):
-        base, group, counts = scored.get(current) or _score(current)
+    for round_no in range(MAX_ROUNDS):
+        if round_no and not repair_possible(current):
+            break  # (a round is the first round of its input: the cheap test holds for it)
+        base, group, counts = scored.get(hash(current)) or _score(current)
         # per page, for both passes: ("runs", page) -> _enough_runs(current, page), and
-        # ("data", page) -> current encoded by the page (a page is the wrong one of many pairs)
+        # "data" -> (page, current encoded by the page): a page is the wrong one of many pairs
         memo: dict[tuple[str, str], object] = {}
         best = (_round(current, base, group, counts, False, scored, memo)
                 or _round(current, base, group, counts, True, scored, memo))
         if best is None:
             break
-        _, wrong, right, current = best
+        _, wrong, right, how = best
+        current = _step_text(current, wrong, right, how)
         steps.append((wrong, right))
     return Repair(current, tuple(steps))
 
 
+def _two_east(data: bytes, right: str, memo: dict, wrong: str) -> bool:
+    """True when ``data`` (``current`` encoded by ``wrong``) holds two double-byte units in a
+    row for ``right``'s reading (Shift_JIS's katakana are single bytes): without them no CJK
+    reading has the run of two East Asian characters :func:`_east_ok` needs."""
+    key = ("two", wrong, right == "shift_jis")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (_TWO_SJIS if right == "shift_jis" else _TWO_PAIRS).search(data) is not None
+    return found
+
+
 def _round(current, base, group, counts, segments, scored, memo):
-    """Return the best accepted ``(key, wrong, right, text)`` of one round, or None
+    """Return the best accepted ``(key, wrong, right, how)`` of one round, or None (``how``:
+    ``"whole"``, ``"complete"`` or ``"runs"``, the reading :func:`_step_text` gives again: the
+    best text itself is not kept beside the candidates)
     (``scored``: the scores of texts already scored in this repair; ``memo``: per page,
     :func:`_enough_runs` of ``current`` and ``current`` encoded by it; both filled in).
 
@@ -826,6 +931,7 @@ def _round(current, base, group, counts, segments, scored, memo):
                 enough = memo["runs", wrong] = _enough_runs(current, wrong)
             if not enough:
                 continue
+        how = "runs"
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
                 continue
@@ -838,21 +944,29 @@ def _round(current, base, group, counts, segments, scored, memo):
             if left >= before or 2 * left > before:
                 continue  # it must remove signatures, at least half of them (D24)
         else:
+            how = "whole"
             out = _whole(current, wrong, right, memo)
             if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES:
                 # runs that explain every non-ASCII character are a whole-text reading (D20)
+                how = "complete"
                 out = _apply_segments(current, wrong, complete=True)
         if out is None or out == current:
             continue
-        if wrong in UTF8_ONLY and len(_C1.findall(out)) > len(_C1.findall(current)):
-            continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
-        found = scored.get(out)
+        if right in _CJK_PAGES and not segments and not _two_east(memo["data"][1], right, memo, wrong):
+            continue  # no run of two double-byte characters can come out (_east_ok)
+        if wrong in UTF8_ONLY:
+            c1 = memo.get(("c1", ""))
+            if c1 is None:
+                c1 = memo["c1", ""] = _count(_C1, current)
+            if _count(_C1, out) > c1:
+                continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        found = scored.get(hash(out))
         if found is None:
-            found = scored[out] = _score(out)
+            found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN:
             continue
-        if not _plausible_step(wrong, right, counts, new_counts, out):
+        if not _plausible_step(wrong, right, counts, new_counts, out, current):
             continue
         if _vetoed(group, new_group, right) or _kana_han_flip(counts, new_counts, right):
             continue
@@ -860,8 +974,18 @@ def _round(current, base, group, counts, segments, scored, memo):
         # UTF-8 readings, the letters of one language (D21)
         key = (right == "utf-8", right == "utf-8" and _consistent(out), score)
         if best is None or key > best[0]:
-            best = (key, wrong, right, out)
+            best = (key, wrong, right, how)
     return best
+
+
+def _step_text(text: str, wrong: str, right: str, how: str) -> str:
+    """The text of a step :func:`_round` accepted, computed again (the same reading)."""
+    if how == "whole":
+        out = _whole(text, wrong, right, {})
+    else:
+        out = _apply_segments(text, wrong, complete=how == "complete")
+    assert out is not None  # (the round found it)
+    return out
 
 
 # two double-byte characters in a row: lead, trail, lead, trail; Shift_JIS also writes
@@ -914,15 +1038,19 @@ def _run_hint(page: str | None = None) -> re.Pattern:
     return _run_starts[page]
 
 
-def _first_class(alts: list[tuple[str, str]]) -> re.Pattern:
+def _first_class(alts: list) -> re.Pattern:
     """Compile the alternation of ``first + rest`` (``first`` a character class) as one class of
     every first character, then each branch's ``rest`` behind a look-behind at its own
     class: the same matches, but a search skips in C to the next character of the union,
-    where a bare alternation tries every branch at every character."""
-    union = "[" + "".join(first[1:-1] for first, _ in alts) + "]"
-    return re.compile(union + "(?:" + "|".join(f"(?<={first}){rest}" for first, rest in alts) + ")")
+    where a bare alternation tries every branch at every character. A branch may carry a
+    third item, a look-behind checked right after its first character (a condition on the
+    character before it)."""
+    union = "[" + "".join(alt[0][1:-1] for alt in alts) + "]"
+    return re.compile(union + "(?:" + "|".join(
+        f"(?<={alt[0]}){alt[2] if len(alt) > 2 else ''}{alt[1]}" for alt in alts) + ")")
 
 
+_C1_BYTES = re.compile(rb"[\x80-\x9f]")
 _EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
 
 
@@ -940,7 +1068,8 @@ def repair_possible(text: str) -> bool:
     if text.isascii():
         return False
     east = _EAST.search(text) is not None
-    counts = None  # classify(text), when a CJK-to-CJK pair needs it
+    rare = None  # mostly rare ideographs (a superset of _plausible_step's CJK-to-CJK test)
+    western = None  # _western_shape(text)
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
     runs_possible = _run_hint().search(text) is not None
     for wrong in WRONG:
@@ -951,6 +1080,8 @@ def repair_possible(text: str) -> bool:
             continue
         if page_runs and _segment_re(wrong).search(text):
             return True  # a piecewise UTF-8 reading may apply
+        if east and wrong not in _CJK_PAGES:
+            continue  # no single-byte page encodes an East Asian character
         data = _encode(text, wrong)
         if data is None or data.isascii():
             continue
@@ -968,14 +1099,21 @@ def repair_possible(text: str) -> bool:
                 if not (two_sjis if right == "shift_jis" else two_pairs):
                     continue  # no run of two double-byte characters can come out (_east_ok)
                 if wrong in _CJK_PAGES:
-                    counts = counts or classify(text)
-                    if not (counts.han and counts.common * 2 < counts.han):
+                    if rare is None:
+                        han, common = ideographs(text)
+                        rare = bool(han and common * 2 < han)
+                    if not rare:
                         continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
+            if right == "iso-8859-1" and wrong in _CJK_PAGES and not _C1_BYTES.search(data):
+                continue  # the windows-1252 reading, tried before, is the same text
+            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1"):
+                if western is None:
+                    western = _western_shape(text)
+                if not western or not _consistent_bytes(data, right):
+                    continue  # _plausible_step: Western text read as CJK comes back as one language
             out = _decode(data, right)
             if out is None or out == text:
                 continue
-            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not _consistent_bytes(data, right):
-                continue  # _plausible_step: Western text read as CJK comes back as one language
             if right in _CJK_PAGES and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True

@@ -160,8 +160,81 @@ def _count_alphabets(c: Counts, count) -> None:
     c.other = count(b"O")
 
 
+def ideographs(text: str) -> tuple[int, int]:
+    """Return ``(ideographs, common ideographs)`` of ``text``: the ``han`` and ``common`` counts
+    of :func:`classify` before its correction for isolated ideographs between other scripts
+    (each at least ``classify``'s), at a fraction of its cost."""
+    if text.isascii():
+        return 0, 0
+    han = common = 0
+    not_common = _sets()[0]
+    # (in pieces: each piece's copies, not the whole text's; one character class, so any cut
+    # counts alike)
+    for start in range(0, len(text), CLASSIFY_PIECE):
+        piece = text[start:start + CLASSIFY_PIECE]
+        found = piece.encode("utf-16-be", "surrogatepass")[::2].translate(_BLOCK).count(b"I")
+        if found:
+            han += found
+            common += len(not_common.sub("", piece))
+    return han, common
+
+
+#: Texts longer than this many characters are classified in pieces (cut after white space,
+#: where no neighbour relation of the classes crosses): the bit masks cost several times the
+#: text's size, a piece's only its own (peak memory near the input's, issue 16).
+CLASSIFY_PIECE = 1 << 16
+_SUMMED = ("chars", "neutral", "noise", "latin", "greek", "cyrillic", "hebrew", "arabic", "thai",
+           "other", "hangul", "kana", "half_kana", "fffd", "wedged", "wedged_both", "suspect", "lone",
+           "ascii_letters")
+_PIECE_END = re.compile(r"\s")
+
+
 def classify(text: str) -> Counts:
     """Count the classes of ``text`` (a ``str``); see the module docstring."""
+    if len(text) <= CLASSIFY_PIECE:
+        return _classify(text)
+    total = Counts()
+    for name in _SUMMED:
+        setattr(total, name, 0)
+    han = han_iso = common = jis = hangul_common = 0
+    east = False
+    start = 0
+    while start < len(text):
+        end = start + CLASSIFY_PIECE
+        if end < len(text):
+            m = _PIECE_END.search(text, end)  # (after white space: no neighbour is cut)
+            end = len(text) if m is None else m.end()
+        c, raw = _classify(text[start:end], parts=True)
+        start = end
+        for name in _SUMMED:
+            setattr(total, name, getattr(total, name) + getattr(c, name))
+        han += raw[0]
+        han_iso += raw[1]
+        common += raw[2]
+        jis += raw[3]
+        hangul_common += raw[4]
+        east = east or raw[5]
+    if not east:
+        total.ascii_letters = 0
+    # the corrections of _classify, on the sums (each of its counts is a sum over pieces)
+    total.hangul_common = min(total.hangul, hangul_common) if total.hangul else 0
+    if han:
+        jis1 = jis if total.kana > 0 else han
+        if total.wedged and han_iso:
+            han -= han_iso
+            common = min(common, han)
+            jis1 = min(jis1, han)
+        total.han, total.common, total.jis1 = han, common, jis1
+    else:
+        total.han = total.common = total.jis1 = 0
+    return total
+
+
+def _classify(text: str, parts: bool = False):
+    """:func:`classify` of one piece; with ``parts``, ``(counts, (ideographs, isolated ones,
+    common ones, JIS level-1 ones, common Hangul, any East Asian character))``, the raw counts
+    before the corrections, and the ASCII letters counted in every piece (:func:`classify`
+    sums them over pieces)."""
     c = Counts()
     n = c.chars = len(text)
     if text.isascii():
@@ -173,7 +246,7 @@ def classify(text: str) -> Counts:
         c.han = c.kana = c.hangul = c.half_kana = c.other = c.common = c.jis1 = c.fffd = 0
         c.wedged = c.wedged_both = c.suspect = c.hangul_common = c.lone = 0
         c.ascii_letters = len(lat) - len(lat.translate(None, _ASCII_LETTERS))
-        return c
+        return (c, (0, 0, 0, 0, 0, False)) if parts else c
     u = text.encode("utf-16-be", "surrogatepass")
     raw, lo = u[::2], u[1::2]
     hi = raw.translate(_BLOCK)
@@ -232,15 +305,27 @@ def classify(text: str) -> Counts:
             han_iso = (iso & _mask(raw, _IS_HAN)).bit_count()
             kana -= (iso & k30).bit_count()
             half -= (iso & ff).bit_count()
+    if parts and not east:  # (classify counts ASCII letters only in text with East Asian characters)
+        letters_n = (z & _mask(lo, _ASCII_LETTER)).bit_count()
     c.wedged = wedged
     c.wedged_both = both
     c.suspect = suspect
     c.lone = lone_n
     c.ascii_letters = letters_n
     c.hangul = hangul
-    c.hangul_common = min(hangul, len(_sets()[2].sub("", text))) if hangul else 0
+    hangul_raw = len(_sets()[2].sub("", text)) if hangul or parts else 0
+    c.hangul_common = min(hangul, hangul_raw) if hangul else 0
     c.kana = kana
     c.half_kana = half
+    c.neutral = neutral
+    c.noise = noise
+    if parts:
+        iso_han = han_iso if wedged else 0
+        if not han:
+            return c, (0, iso_han, 0, 0, hangul_raw, bool(east))
+        not_common, not_jis, _ = _sets()
+        return c, (han, iso_han, len(not_common.sub("", text)), len(not_jis.sub("", text)), hangul_raw,
+                   bool(east))
     if han:
         not_common, not_jis, _ = _sets()
         common = len(not_common.sub("", text))
@@ -252,8 +337,6 @@ def classify(text: str) -> Counts:
         c.han, c.common, c.jis1 = han, common, jis1
     else:
         c.han = c.common = c.jis1 = 0
-    c.neutral = neutral
-    c.noise = noise
     return c
 
 
