@@ -525,3 +525,21 @@ def test_parts_past_max_parts_are_one_opaque_leaf():
     assert (len(msg.parts), rest.path, rest.media_type) == (MAX_PARTS + 1, str(MAX_PARTS + 1), "application/octet-stream")
     assert rest.data == part * 5 + b"--b--\r\n"
     assert kinds(msg) == [(M.TOO_MANY_PARTS, f"part:{MAX_PARTS + 1}", 0, len(rest.data))]
+
+
+def test_mojibake_is_reported_by_default_and_left_as_it_is():
+    """Issue 17: a correctly declared UTF-8 body shown as mojibake with zero issues."""
+    body = "メール".encode().decode("windows-1252").encode() + b" ok"  # ãƒ¡ãƒ¼ãƒ« ok
+    data = b"Subject: caf\xc3\x83\xc2\xa9\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body
+    msg = read(data)
+    assert (msg.subject, msg.parts[0].text) == ("cafÃ©", body.decode())
+    assert kinds(msg) == [(M.SUSPECTED_MOJIBAKE, "header:Subject", 0, 7), (M.SUSPECTED_MOJIBAKE, "part:1", 0, len(body))]
+    assert [r.to_json() for r in msg.mojibake] == [["header:Subject", [["windows-1252", "utf-8"]]],
+                                                   ["part:1", [["windows-1252", "utf-8"]]]]
+    repaired = read(data, repair=True)
+    assert (repaired.subject, repaired.parts[0].text, repaired.mojibake) == ("café", "メール ok", ())
+
+
+def test_clean_text_is_not_suspected():
+    msg = read("Subject: Grüße aus Köln\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nFörstår inte".encode())
+    assert (msg.issues, msg.mojibake) == ((), ())

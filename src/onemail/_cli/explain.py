@@ -161,6 +161,9 @@ MEANINGS: dict[str, str] = {
                         "around it, or words that give no mailbox.",
     "MalformedDate": "A Date that could not be read, or was read only by assuming UTC for a "
                      "missing zone.",
+    "SuspectedMojibake": "Text that reads as mojibake (text decoded in the wrong charset): "
+                         "reported with the steps repair would apply, left as it is; read(..., "
+                         "repair=True) repairs it.",
     "MalformedMimeStructure": "Damage in the MIME structure: a multipart without a boundary or "
                               "whose boundary never appears, a missing close delimiter, "
                               "delimiter lines with no part between them.",

@@ -62,6 +62,20 @@ def detect_charset(data: bytes) -> Charset:
     return cs
 
 
+def looks_binary(data: bytes) -> bool:
+    """:func:`onemail.detect.looks_binary`: the bytes are not text in any charset."""
+    from ..detect import looks_binary as binary
+
+    return binary(data)
+
+
+def mojibake_steps(text: str) -> tuple:
+    """The steps :func:`onemail.detect.repair` would apply to ``text`` (empty: none)."""
+    from ..detect import mojibake_steps as steps
+
+    return steps(text)
+
+
 def repair_text(text: str) -> tuple[str, tuple]:
     """Return ``(text, steps)`` from :func:`onemail.detect.repair` (steps empty: no change)."""
     from ..detect import repair

@@ -64,6 +64,7 @@ class MessageIssueKind(enum.Enum):
     MALFORMED_ADDRESS = "MalformedAddress"  # an address list salvaged around junk (M11)
     MALFORMED_DATE = "MalformedDate"  # a Date that could not be read
     MALFORMED_MIME_STRUCTURE = "MalformedMimeStructure"
+    SUSPECTED_MOJIBAKE = "SuspectedMojibake"  # M16: repair would change this text (not applied)
     MALFORMED_TNEF = "MalformedTnef"
     MALFORMED_MSG = "MalformedMsg"
     # Transfer encodings the text layer does not know (base64 and quoted-printable are its own).

@@ -291,11 +291,9 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
         issues.extend(part.issues)
     msg = Message(fmt, headers, subject, from_, tuple(to), tuple(cc), date, tuple(parts),
                   tuple(props.values()), tuple(issues), bcc=tuple(bcc), reply_to=reply_to)
-    if ctx.repair:
-        from .repair import repair_message
+    from .repair import mark_mojibake, repair_message
 
-        msg = repair_message(msg)
-    return msg
+    return repair_message(msg) if ctx.repair else mark_mojibake(msg)
 
 
 _TRANSPORT_PREAMBLE = b"Microsoft Mail Internet Headers Version 2.0"

@@ -122,11 +122,9 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
     msg = Message(fmt, tuple(headers), values.get("subject"), values.get("from", ()),
                   values.get("to", ()), values.get("cc", ()), values.get("date"), tuple(walk.parts),
                   (), tuple(issues), bcc=values.get("bcc", ()), reply_to=values.get("reply-to", ()))
-    if ctx.repair:
-        from .repair import repair_message
+    from .repair import mark_mojibake, repair_message
 
-        msg = repair_message(msg)
-    return msg
+    return repair_message(msg) if ctx.repair else mark_mojibake(msg)
 
 
 def _header_start(data: bytes) -> int:

@@ -318,6 +318,9 @@ class Message:
         empty or partial), else ``None``.
     :param repairs: mojibake repairs applied (only with ``repair=True``).
     :param bcc: the Bcc mailboxes. ``reply_to``: the Reply-To mailboxes.
+    :param mojibake: text that looks like mojibake, left as it is (with ``repair=False``): where,
+        and the steps :func:`onemail.detect.repair` would apply (each also a
+        ``SuspectedMojibake`` issue, M16).
     """
 
     format: str
@@ -334,6 +337,7 @@ class Message:
     repairs: tuple[RepairRecord, ...] = field(default=())
     bcc: tuple[Address, ...] = ()
     reply_to: tuple[Address, ...] = ()
+    mojibake: tuple[RepairRecord, ...] = ()
 
     def header(self, name: str) -> str | None:
         """Return the decoded value of the first header called ``name`` (any case), or None."""
@@ -386,4 +390,6 @@ class Message:
             out["properties"] = [p.to_json() for p in self.properties]
         if self.repairs:
             out["repairs"] = [r.to_json() for r in self.repairs]
+        if self.mojibake:
+            out["mojibake"] = [r.to_json() for r in self.mojibake]
         return out
