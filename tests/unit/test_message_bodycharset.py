@@ -66,7 +66,7 @@ def test_us_ascii_label_on_utf8_body_is_mislabelled():
         assert run(body, declared=label) == ("Grüße – naïve café", "utf-8", "detected",
                                              [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(body))])
     assert run(b"caf\xe9", declared="us-ascii") == ("café", "windows-1252", "declared", [])
-    assert run(b"plain", declared="us-ascii") == ("plain", "windows-1252", "declared", [])
+    assert run(b"plain", declared="us-ascii") == ("plain", "us-ascii", "declared", [])
 
 
 def test_unknown_label_valid_utf8():

@@ -14,12 +14,6 @@ from ..text.rfc2231 import parse_header_params
 
 _UTF8 = for_label("utf-8")
 _W1252 = for_label("windows-1252")
-#: Labels that name US-ASCII itself (IANA's aliases). WHATWG reads them as windows-1252, yet
-#: under them 8-bit bytes carry a mailer's default, not a charset: a body that is valid UTF-8
-#: is UTF-8 (M6), and the label says nothing about raw header bytes (M9).
-ASCII_LABELS = frozenset({"us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us",
-                          "iso_646.irv:1991", "iso-ir-6", "cp367", "ibm367", "csascii"})
-
 
 # ---------------------------------------------------------------------------------------------
 # RFC 2047, RFC 2231

@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 
 from ..text import IssueKind, TextIssue, for_code_page, for_label
-from ..text.charsets import Charset
+from ..text.charsets import Charset, is_us_ascii_label
 from ..text.issues import BoundedIssues
-from ._pieces import ASCII_LABELS, detect_charset
+from ._pieces import detect_charset
 from .issues import MessageIssueKind
 
 __all__ = ["decode_body", "prescan", "xml_declaration"]
@@ -71,6 +71,8 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
     else:
         label = declared.strip() if declared else None
         declared_cs = for_label(label) if label else None
+        if declared_cs is not None and data.isascii() and is_us_ascii_label(label):
+            declared_cs = _US_ASCII  # ASCII text under a US-ASCII label is named us-ascii
 
     # 1. byte order mark
     for bom, name in _BOMS:
@@ -103,7 +105,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
 
     # 3. declared (M6: unless the body clearly is in another charset)
     if declared_cs is not None:
-        if label and label.lower() in ASCII_LABELS and not data.isascii():
+        if label and is_us_ascii_label(label) and not data.isascii():
             # 8-bit bytes in a body declared US-ASCII: a mailer's default label. Valid UTF-8 is
             # read as UTF-8 (M6); other bytes keep the label's windows-1252 (the detector
             # reads smart-quoted English spam as Mac Roman too often to overrule a label)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from ..text import IssueKind, TextIssue, for_label
-from ..text.charsets import Charset
+from ..text.charsets import Charset, is_us_ascii_label
 from ..text.issues import BoundedIssues
-from ._pieces import ASCII_LABELS, decode_header_text, detect_charset, header_params
+from ._pieces import decode_header_text, detect_charset, header_params
 from .fields import Field
 from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
@@ -55,7 +55,7 @@ def raw_8bit_fallback(fields: list[Field], body_label: str | None = None,
         return None
     data = b"\n".join(chunks)
     declared = for_label(body_label) if body_label else None
-    if declared is not None and declared.key not in _NO_HINT and body_label.strip().lower() not in ASCII_LABELS:
+    if declared is not None and declared.key not in _NO_HINT and not is_us_ascii_label(body_label):
         found: list[TextIssue] = []
         declared.decode(data, found)
         if not any(not i.kind.is_ambiguous for i in found):
