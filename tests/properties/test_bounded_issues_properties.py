@@ -13,7 +13,7 @@ from onemail.text import charsets
 from onemail.text.issues import BoundedIssues, IssueKind, TextIssue
 
 CHARSETS = charsets.known_charsets()
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Dense damage: runs of bytes no charset maps, lone surrogates, leads before ASCII.
 _RUNS = [b"\xff" * 40, b"\xa0" * 20, b"\x80" * 17, b"\x00\xdc" * 9, b"\xdc\x00" * 9,

@@ -58,7 +58,7 @@ def test_compressed_rtf_never_raises(head, body, cut):
 
 
 @pytest.mark.parametrize("cs", charsets.known_charsets(), ids=lambda cs: cs.key)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.one_of(any_input, digit_runs))
 def test_charset_decoders_and_python_codecs_never_raise(cs, data):
     for issues in (None, [], BoundedIssues(3)):

@@ -298,7 +298,8 @@ class CjkCodec(Codec):
 
         A lone error byte is a boundary byte that the reference, from a clean state, decodes
         as one error of one byte, ending clean (it reads ``byte`` + LF as U+FFFD, LF). Derived
-        from the reference itself, so it holds for every family.
+        from the reference itself, so it holds for every family. Sets ``_lone_runs`` too; runs
+        before ``_fast`` is set (``_ref`` reads it only with ``once``).
         """
         lone = []
         for b in range(256):
