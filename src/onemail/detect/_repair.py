@@ -554,12 +554,12 @@ def _western_shape(text: str) -> bool:
     ASCII letters as non-ASCII characters. Every language's text has fewer accented letters
     than ASCII ones (at most a quarter, Vietnamese), and a CJK page reads two of its bytes as
     one character, so the reading has at least twice as many ASCII letters (D38)."""
-    n_high = len(text) - len(text.encode("ascii", "ignore"))
-    return len(text) - len(text.translate(_NOT_ASCII_LETTER)) >= n_high
+    ascii_part = text.encode("ascii", "ignore")
+    letters = len(ascii_part) - len(ascii_part.translate(None, _ASCII_LETTER_BYTES))
+    return letters >= len(text) - len(ascii_part)
 
 
-#: ``str.translate`` table deleting the ASCII letters.
-_NOT_ASCII_LETTER = dict.fromkeys([*range(0x41, 0x5B), *range(0x61, 0x7B)])
+_ASCII_LETTER_BYTES = bytes([*range(0x41, 0x5B), *range(0x61, 0x7B)])
 
 
 def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "") -> bool:
