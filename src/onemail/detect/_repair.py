@@ -902,6 +902,22 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
+def _may_be_runs(text: str, page: str, memo: dict) -> bool:
+    """False when no reading of runs can explain every non-ASCII character of ``text`` (D20):
+    the page cannot encode one that is not U+FFFD (a run holds the page's characters, a lost
+    byte's U+FFFD, ``?`` and spaces). Tells from the first character the encode fails at."""
+    if memo.get("data", (None,))[0] == page and memo["data"][1] is not None:
+        return True  # (it encodes: the whole reading failed at the decode)
+    try:
+        if page in _TABLES:
+            codecs.charmap_encode(text, "strict", _table(page)[1])
+        else:
+            text.encode(_PY[page])
+    except UnicodeEncodeError as exc:
+        return text[exc.start] == "\ufffd" or (page == "windows-1252" and bool(_C1.search(text)))
+    return True
+
+
 def _two_east(data: bytes, right: str, memo: dict, wrong: str) -> bool:
     """True when ``data`` (``current`` encoded by ``wrong``) holds two double-byte units in a
     row for ``right``'s reading (Shift_JIS's katakana are single bytes): without them no CJK
@@ -946,7 +962,7 @@ def _round(current, base, group, counts, segments, scored, memo):
         else:
             how = "whole"
             out = _whole(current, wrong, right, memo)
-            if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES:
+            if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES and _may_be_runs(current, wrong, memo):
                 # runs that explain every non-ASCII character are a whole-text reading (D20)
                 how = "complete"
                 out = _apply_segments(current, wrong, complete=True)
