@@ -902,6 +902,22 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
+def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
+    """:func:`_plausible_step`'s conditions on the input of a step whose ``wrong`` page is a CJK
+    one (``old``: the input's counts): it holds East Asian characters; to a CJK page, mostly
+    rare ideographs; to windows-1252 or ISO-8859-1, the shape of Western text (D38)."""
+    if not old.han + old.kana + old.hangul + old.half_kana + old.wedged:
+        return False
+    if right in _CJK_PAGES:
+        return bool(old.han and old.common * 2 < old.han)
+    if right in ("windows-1252", "iso-8859-1"):
+        found = memo.get("western")
+        if found is None:
+            found = memo["western"] = _western_shape(text)
+        return found
+    return True
+
+
 def _may_be_runs(text: str, page: str, memo: dict) -> bool:
     """False when no reading of runs can explain every non-ASCII character of ``text`` (D20):
     the page cannot encode one that is not U+FFFD (a run holds the page's characters, a lost
@@ -976,6 +992,8 @@ def _round(current, base, group, counts, segments, scored, memo):
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        if wrong in _CJK_PAGES and not _cjk_input_ok(current, counts, right, memo):
+            continue  # (_plausible_step's conditions on the input alone, before any scoring)
         found = scored.get(hash(out))
         if found is None:
             found = scored[hash(out)] = _score(out)
