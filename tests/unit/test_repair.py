@@ -535,3 +535,13 @@ def test_cyrillic_letters_the_sources_lack_are_not_rare(corpus):
     with open(corpus / "mojibake" / "synthetic.jsonl", encoding="utf-8") as f:
         case = next(c for c in map(json.loads, f) if c["id"] == "v-00378")
     assert repair(case["mojibake"]) == Repair(case["original"], (("gbk", "utf-8"),))
+
+
+def test_shift_jis_read_as_gbk_becomes_japanese_again():
+    """D42: Japanese whose kana bytes GBK reads as rare ideographs (Han-dominant mojibake) is
+    read back as Shift_JIS; kana-dominant Japanese still never becomes Han (au-emoji5 above)."""
+    text = "今日は雨が降っていますが、明日は晴れるでしょう。"
+    mojibake = text.encode("cp932").decode("gbk")
+    assert mojibake == "崱擔偼塉偑崀偭偰偄傑偡偑丄柧擔偼惏傟傞偱偟傚偆丅"
+    assert repair(mojibake) == Repair(text, (("gbk", "shift_jis"),))
+    assert repair(text) == Repair(text, ())

@@ -421,14 +421,16 @@ def _kana_han_flip(old, new, right: str) -> bool:
     """The script guard between kana and Han (spec 004 "The script guard"; D10).
 
     Han and kana form one group for :func:`_vetoed` (Japanese writes both), but a step through
-    two East Asian code pages must not turn kana-dominant text into Han-dominant text or back:
+    two East Asian code pages must not turn kana-dominant text into Han-dominant text:
     correct Japanese ``テスト坥OKよー`` read through Shift_JIS -> GBK became ``僥僗僩韟OK傛乕``
     (corpus jpmobile au-emoji5.eml). Only a UTF-8 reading, whose zero-error decode is strong
-    evidence on its own, may cross.
+    evidence on its own, may cross. The other way, Han-dominant text of mostly rare
+    ideographs (a CJK-to-CJK step needs them, :func:`_plausible_step`) may become Japanese:
+    that is Shift_JIS read as GBK or Big5, whose kana bytes are rare ideographs there (D42).
     """
     if right == "utf-8" or not (old.han + old.kana and new.han + new.kana):
         return False
-    return (old.kana > old.han) != (new.kana > new.han)
+    return old.kana > old.han and not new.kana > new.han
 
 
 _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
