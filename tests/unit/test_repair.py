@@ -545,3 +545,11 @@ def test_shift_jis_read_as_gbk_becomes_japanese_again():
     assert mojibake == "崱擔偼塉偑崀偭偰偄傑偡偑丄柧擔偼惏傟傞偱偟傚偆丅"
     assert repair(mojibake) == Repair(text, (("gbk", "shift_jis"),))
     assert repair(text) == Repair(text, ())
+
+
+def test_private_use_characters_mark_a_cjk_reading():
+    """D43: Chinese in GBK read as Shift_JIS holds private-use characters (cp932's
+    user-defined rows): it is read back as GBK although it has a single, common ideograph."""
+    for text, mojibake in (("中文处理工作。", "ﾖﾐﾎﾄｴｦﾀ晥､ﾗ\ue584｣"), ("中文处理技术。", "ﾖﾐﾎﾄｴｦﾀ晴ｼﾊ\ue40c｣")):
+        assert text.encode("gbk").decode("cp932") == mojibake
+        assert repair(mojibake) == Repair(text, (("shift_jis", "gbk"),))

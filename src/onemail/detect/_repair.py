@@ -581,7 +581,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
       one language: two thirds of its non-ASCII characters are
       letters, at least ``CONSISTENT`` of them common in a single language (``Ó£MuretøúãÆ``
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
-    * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK).
+    * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK),
+      or one with a private-use character (:func:`_odd_east`, D43).
     * A CJK reading leaves no half-width katakana or punctuation without a half-width
       neighbour (``Àà³`` is not ``ﾀ犁``; D26), and, without full-width kana, its half-width
       katakana do not outnumber its kanji (D31).
@@ -596,7 +597,7 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
             not _western_shape(old_text) or not _consistent(new_text)):
         return False
-    if wrong in _CJK_PAGES and right in _CJK_PAGES and not (old.han and old.common * 2 < old.han):
+    if wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
@@ -904,6 +905,17 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+
+
+def _odd_east(han: int, common: int, text: str) -> bool:
+    """True when East Asian ``text`` (``han`` ideographs, ``common`` of them common) may be the
+    reading of another CJK page: mostly rare ideographs (D10), or a private-use character,
+    which no text holds: a CJK page's reading of a byte pair it has no character for (GBK
+    read as Shift_JIS, D43)."""
+    return bool(han and common * 2 < han) or _PRIVATE_USE.search(text) is not None
+
+
 def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
     """:func:`_plausible_step`'s conditions on the input of a step whose ``wrong`` page is a CJK
     one (``old``: the input's counts): it holds East Asian characters; to a CJK page, mostly
@@ -911,7 +923,7 @@ def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
     if not old.han + old.kana + old.hangul + old.half_kana + old.wedged:
         return False
     if right in _CJK_PAGES:
-        return bool(old.han and old.common * 2 < old.han)
+        return _odd_east(old.han, old.common, text)
     if right in ("windows-1252", "iso-8859-1"):
         found = memo.get("western")
         if found is None:
@@ -1137,7 +1149,7 @@ def repair_possible(text: str) -> bool:
                 if wrong in _CJK_PAGES:
                     if rare is None:
                         han, common = ideographs(text)
-                        rare = bool(han and common * 2 < han)
+                        rare = _odd_east(han, common, text)
                     if not rare:
                         continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
             if right == "iso-8859-1" and wrong in _CJK_PAGES and not _C1_BYTES.search(data):
