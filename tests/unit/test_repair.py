@@ -550,6 +550,8 @@ def test_shift_jis_read_as_gbk_becomes_japanese_again():
 def test_private_use_characters_mark_a_cjk_reading():
     """D43: Chinese in GBK read as Shift_JIS holds private-use characters (cp932's
     user-defined rows): it is read back as GBK although it has a single, common ideograph."""
-    for text, mojibake in (("中文处理工作。", "ﾖﾐﾎﾄｴｦﾀ晥､ﾗ\ue584｣"), ("中文处理技术。", "ﾖﾐﾎﾄｴｦﾀ晴ｼﾊ\ue40c｣")):
+    for text, mojibake in (
+            ("中文处理工作。", "\uff96\uff90\uff8e\uff84\uff74\uff66\uff80\u6665\uff64\uff97\ue584\uff63"),
+            ("中文处理技术。", "\uff96\uff90\uff8e\uff84\uff74\uff66\uff80\ufa12\uff7c\uff8a\ue40c\uff63")):
         assert text.encode("gbk").decode("cp932") == mojibake
         assert repair(mojibake) == Repair(text, (("shift_jis", "gbk"),))
