@@ -17,8 +17,8 @@
   on the clean generated originals of each language and on all the mojibake, same inputs,
   same run; the ratio is onemail's time over ftfy's (goal: at most 1 on clean text, at most 3
   on mojibake).
-* **Memory** (``--memory``): peak resident memory of ``repair`` in a fresh process, on a large
-  clean text and a large mojibake text, as a multiple of the text's own size.
+* **Memory** (``--memory``): peak memory ``repair`` allocates (``tracemalloc``) in a fresh
+  process, on large clean and mojibake texts, as a multiple of the text's own size.
 
 Usage: ``python bench/repair.py [--no-cv] [--memory] [--failures TYPE] [--per-chain N]``.
 Needs ftfy and the n-gram packages (``pip install -e '.[bench]'``); installs nothing.
@@ -206,30 +206,34 @@ def speed(fx, cases: list[dict]) -> None:
 
 
 _MEMORY = r"""
-import resource, sys
+import sys, tracemalloc
 sys.path.insert(0, {src!r})
 from onemail.detect import repair
-repair("FÃ¶rstÃ¥r"); repair("Förstår дела 中文")
+repair("FÃ¶rstÃ¥r"); repair("Förstår дела 中文")  # (the tables load on first use)
 text = {text!r} * {times}
 size = sys.getsizeof(text)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+tracemalloc.start()
 out = repair(text)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(size, max(0, after - before), len(out.steps))
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+print(size, peak, len(out.steps))
 """
 
 
 def memory() -> None:
-    """Peak resident memory that ``repair`` adds, in fresh processes, per text size."""
-    print("\n== memory of repair (fresh process; peak RSS added / the text's size)")
+    """Peak memory that ``repair`` allocates (``tracemalloc``; the resident size is dominated
+    by the lazily built tables), in fresh processes, as a multiple of the text's own size."""
+    print("\n== memory of repair (fresh process; peak allocated during the call / the text's size)")
     for label, text in (("mojibake", "FÃ¶rstÃ¥r inte vad du menar, sa hon. "),
+                        ("Cyrillic mojibake", "Ð\x9dÐµ Ð¿Ð¾Ð½Ð¸Ð¼Ð°Ñ\x8e, Ñ\x87Ñ\x82Ð¾ Ñ\x82Ñ\x8b "),
                         ("clean Latin", "Förstår inte vad du menar, sa hon. "),
-                        ("clean Cyrillic", "Не понимаю, что ты имеешь в виду, сказала она. ")):
+                        ("clean Cyrillic", "Не понимаю, что ты имеешь в виду, сказала она. "),
+                        ("clean Chinese", "中文的文字处理，我们明天见。")):
         times = 4 * 1024 * 1024 // len(text.encode("utf-8"))
         code = _MEMORY.format(src=str(ROOT / "src"), text=text, times=times)
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-        size, added, steps = map(int, out.split())
-        print(f"{label:16} {size / 2**20:6.1f} MiB text: +{added / 2**20:7.1f} MiB peak ({added / size:.1f}x), "
+        size, peak, steps = map(int, out.split())
+        print(f"{label:18} {size / 2**20:6.1f} MiB text: {peak / 2**20:7.1f} MiB peak ({peak / size:.1f}x), "
               f"{steps} steps")
 
 

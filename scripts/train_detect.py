@@ -160,8 +160,8 @@ def _package_dir(name: str) -> Path:
     """The folder of an installed package, found without importing (running) it."""
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        raise SystemExit(f"train_detect: the package {name!r} is not installed "
-                         "(pip install -e '.[bench]')")
+        raise ModuleNotFoundError(f"the package {name!r} is not installed (pip install -e '.[bench]')",
+                                  name=name)
     return Path(next(iter(spec.submodule_search_locations)))
 
 
@@ -516,7 +516,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the committed model is stale")
     args = ap.parse_args(argv)
-    text = build()
+    try:
+        text = build()
+    except ImportError as exc:
+        print(f"train_detect: {exc}", file=sys.stderr)
+        return 2
     if args.check:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
             print(f"stale: {OUT.relative_to(REPO)} (run scripts/train_detect.py)")

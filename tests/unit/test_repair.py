@@ -535,3 +535,23 @@ def test_cyrillic_letters_the_sources_lack_are_not_rare(corpus):
     with open(corpus / "mojibake" / "synthetic.jsonl", encoding="utf-8") as f:
         case = next(c for c in map(json.loads, f) if c["id"] == "v-00378")
     assert repair(case["mojibake"]) == Repair(case["original"], (("gbk", "utf-8"),))
+
+
+def test_shift_jis_read_as_gbk_becomes_japanese_again():
+    """D42: Japanese whose kana bytes GBK reads as rare ideographs (Han-dominant mojibake) is
+    read back as Shift_JIS; kana-dominant Japanese still never becomes Han (au-emoji5 above)."""
+    text = "今日は雨が降っていますが、明日は晴れるでしょう。"
+    mojibake = text.encode("cp932").decode("gbk")
+    assert mojibake == "崱擔偼塉偑崀偭偰偄傑偡偑丄柧擔偼惏傟傞偱偟傚偆丅"
+    assert repair(mojibake) == Repair(text, (("gbk", "shift_jis"),))
+    assert repair(text) == Repair(text, ())
+
+
+def test_private_use_characters_mark_a_cjk_reading():
+    """D43: Chinese in GBK read as Shift_JIS holds private-use characters (cp932's
+    user-defined rows): it is read back as GBK although it has a single, common ideograph."""
+    for text, mojibake in (
+            ("中文处理工作。", "\uff96\uff90\uff8e\uff84\uff74\uff66\uff80\u6665\uff64\uff97\ue584\uff63"),
+            ("中文处理技术。", "\uff96\uff90\uff8e\uff84\uff74\uff66\uff80\ufa12\uff7c\uff8a\ue40c\uff63")):
+        assert text.encode("gbk").decode("cp932") == mojibake
+        assert repair(mojibake) == Repair(text, (("shift_jis", "gbk"),))

@@ -421,14 +421,16 @@ def _kana_han_flip(old, new, right: str) -> bool:
     """The script guard between kana and Han (spec 004 "The script guard"; D10).
 
     Han and kana form one group for :func:`_vetoed` (Japanese writes both), but a step through
-    two East Asian code pages must not turn kana-dominant text into Han-dominant text or back:
+    two East Asian code pages must not turn kana-dominant text into Han-dominant text:
     correct Japanese ``テスト坥OKよー`` read through Shift_JIS -> GBK became ``僥僗僩韟OK傛乕``
     (corpus jpmobile au-emoji5.eml). Only a UTF-8 reading, whose zero-error decode is strong
-    evidence on its own, may cross.
+    evidence on its own, may cross. The other way, Han-dominant text of mostly rare
+    ideographs (a CJK-to-CJK step needs them, :func:`_plausible_step`) may become Japanese:
+    that is Shift_JIS read as GBK or Big5, whose kana bytes are rare ideographs there (D42).
     """
     if right == "utf-8" or not (old.han + old.kana and new.han + new.kana):
         return False
-    return (old.kana > old.han) != (new.kana > new.han)
+    return old.kana > old.han and not new.kana > new.han
 
 
 _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
@@ -554,12 +556,12 @@ def _western_shape(text: str) -> bool:
     ASCII letters as non-ASCII characters. Every language's text has fewer accented letters
     than ASCII ones (at most a quarter, Vietnamese), and a CJK page reads two of its bytes as
     one character, so the reading has at least twice as many ASCII letters (D38)."""
-    n_high = len(text) - len(text.encode("ascii", "ignore"))
-    return len(text) - len(text.translate(_NOT_ASCII_LETTER)) >= n_high
+    ascii_part = text.encode("ascii", "ignore")
+    letters = len(ascii_part) - len(ascii_part.translate(None, _ASCII_LETTER_BYTES))
+    return letters >= len(text) - len(ascii_part)
 
 
-#: ``str.translate`` table deleting the ASCII letters.
-_NOT_ASCII_LETTER = dict.fromkeys([*range(0x41, 0x5B), *range(0x61, 0x7B)])
+_ASCII_LETTER_BYTES = bytes([*range(0x41, 0x5B), *range(0x61, 0x7B)])
 
 
 def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "") -> bool:
@@ -579,7 +581,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
       one language: two thirds of its non-ASCII characters are
       letters, at least ``CONSISTENT`` of them common in a single language (``Ó£MuretøúãÆ``
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
-    * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK).
+    * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK),
+      or one with a private-use character (:func:`_odd_east`, D43).
     * A CJK reading leaves no half-width katakana or punctuation without a half-width
       neighbour (``Àà³`` is not ``ﾀ犁``; D26), and, without full-width kana, its half-width
       katakana do not outnumber its kanji (D31).
@@ -594,7 +597,7 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
             not _western_shape(old_text) or not _consistent(new_text)):
         return False
-    if wrong in _CJK_PAGES and right in _CJK_PAGES and not (old.han and old.common * 2 < old.han):
+    if wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
@@ -902,6 +905,49 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+
+
+def _odd_east(han: int, common: int, text: str) -> bool:
+    """True when East Asian ``text`` (``han`` ideographs, ``common`` of them common) may be the
+    reading of another CJK page: mostly rare ideographs (D10), or a private-use character,
+    which no text holds: a CJK page's reading of a byte pair it has no character for (GBK
+    read as Shift_JIS, D43)."""
+    return bool(han and common * 2 < han) or _PRIVATE_USE.search(text) is not None
+
+
+def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
+    """:func:`_plausible_step`'s conditions on the input of a step whose ``wrong`` page is a CJK
+    one (``old``: the input's counts): it holds East Asian characters; to a CJK page, mostly
+    rare ideographs; to windows-1252 or ISO-8859-1, the shape of Western text (D38)."""
+    if not old.han + old.kana + old.hangul + old.half_kana + old.wedged:
+        return False
+    if right in _CJK_PAGES:
+        return _odd_east(old.han, old.common, text)
+    if right in ("windows-1252", "iso-8859-1"):
+        found = memo.get("western")
+        if found is None:
+            found = memo["western"] = _western_shape(text)
+        return found
+    return True
+
+
+def _may_be_runs(text: str, page: str, memo: dict) -> bool:
+    """False when no reading of runs can explain every non-ASCII character of ``text`` (D20):
+    the page cannot encode one that is not U+FFFD (a run holds the page's characters, a lost
+    byte's U+FFFD, ``?`` and spaces). Tells from the first character the encode fails at."""
+    if memo.get("data", (None,))[0] == page and memo["data"][1] is not None:
+        return True  # (it encodes: the whole reading failed at the decode)
+    try:
+        if page in _TABLES:
+            codecs.charmap_encode(text, "strict", _table(page)[1])
+        else:
+            text.encode(_PY[page])
+    except UnicodeEncodeError as exc:
+        return text[exc.start] == "\ufffd" or (page == "windows-1252" and bool(_C1.search(text)))
+    return True
+
+
 def _two_east(data: bytes, right: str, memo: dict, wrong: str) -> bool:
     """True when ``data`` (``current`` encoded by ``wrong``) holds two double-byte units in a
     row for ``right``'s reading (Shift_JIS's katakana are single bytes): without them no CJK
@@ -946,7 +992,7 @@ def _round(current, base, group, counts, segments, scored, memo):
         else:
             how = "whole"
             out = _whole(current, wrong, right, memo)
-            if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES:
+            if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES and _may_be_runs(current, wrong, memo):
                 # runs that explain every non-ASCII character are a whole-text reading (D20)
                 how = "complete"
                 out = _apply_segments(current, wrong, complete=True)
@@ -960,6 +1006,8 @@ def _round(current, base, group, counts, segments, scored, memo):
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        if wrong in _CJK_PAGES and not _cjk_input_ok(current, counts, right, memo):
+            continue  # (_plausible_step's conditions on the input alone, before any scoring)
         found = scored.get(hash(out))
         if found is None:
             found = scored[hash(out)] = _score(out)
@@ -1101,7 +1149,7 @@ def repair_possible(text: str) -> bool:
                 if wrong in _CJK_PAGES:
                     if rare is None:
                         han, common = ideographs(text)
-                        rare = bool(han and common * 2 < han)
+                        rare = _odd_east(han, common, text)
                     if not rare:
                         continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
             if right == "iso-8859-1" and wrong in _CJK_PAGES and not _C1_BYTES.search(data):

@@ -219,15 +219,20 @@ def classify(text: str) -> Counts:
     # the corrections of _classify, on the sums (each of its counts is a sum over pieces)
     total.hangul_common = min(total.hangul, hangul_common) if total.hangul else 0
     if han:
-        jis1 = jis if total.kana > 0 else han
-        if total.wedged and han_iso:
-            han -= han_iso
-            common = min(common, han)
-            jis1 = min(jis1, han)
-        total.han, total.common, total.jis1 = han, common, jis1
+        total.han, total.common, total.jis1 = _without_isolated(
+            han, common, jis if total.kana > 0 else han, han_iso if total.wedged else 0)
     else:
         total.han = total.common = total.jis1 = 0
     return total
+
+
+def _without_isolated(han: int, common: int, jis1: int, han_iso: int) -> tuple[int, int, int]:
+    """``(ideographs, common ones, JIS level-1 ones)`` less the ``han_iso`` isolated ideographs
+    between other scripts (they count as noise, not as evidence for their script)."""
+    if not han_iso:
+        return han, common, jis1
+    han -= han_iso
+    return han, min(common, han), min(jis1, han)
 
 
 def _classify(text: str, parts: bool = False):
@@ -328,13 +333,9 @@ def _classify(text: str, parts: bool = False):
                    bool(east))
     if han:
         not_common, not_jis, _ = _sets()
-        common = len(not_common.sub("", text))
-        jis1 = len(not_jis.sub("", text)) if kana > 0 else han
-        if wedged and han_iso:
-            han -= han_iso
-            common = min(common, han)
-            jis1 = min(jis1, han)
-        c.han, c.common, c.jis1 = han, common, jis1
+        c.han, c.common, c.jis1 = _without_isolated(
+            han, len(not_common.sub("", text)), len(not_jis.sub("", text)) if kana > 0 else han,
+            han_iso if wedged else 0)
     else:
         c.han = c.common = c.jis1 = 0
     return c
