@@ -151,3 +151,14 @@ def test_encode(label, text, data, unencodable):
     got: list[TextIssue] = []
     assert for_label(label).encode(text, got) == data
     assert got == [TextIssue(IssueKind.UNENCODABLE, i, 1) for i in unencodable]
+
+
+def test_suspect_unit_after_a_handled_error_is_still_checked():
+    """Found by tests/properties/test_cjk_properties.py: cp932's single byte 0xFE (U+F8F2) is
+    an error in the standard's Shift_JIS (T14), also after an error the handler read past."""
+    from onemail.text import for_label
+
+    issues: list = []
+    assert for_label("shift_jis").decode(b"\xfd\x81\x00\xfe", issues) == "\ufffd\ufffd\x00\ufffd"
+    assert [(i.kind.value, i.offset, i.length) for i in issues] == [
+        ("InvalidShiftJis", 0, 1), ("InvalidShiftJis", 1, 1), ("InvalidShiftJis", 3, 1)]

@@ -520,10 +520,14 @@ class CjkCodec(Codec):
         """Apply the last stage's fix-ups."""
         return _fix(text, self._fast[2])
 
-    def _suspect_spans(self, data, text) -> list[tuple[int, int]]:
+    def _suspect_spans(self, data, text, every: bool = False) -> list[tuple[int, int]]:
         """Return the sorted, merged spans ``(start, end)`` of ``data`` holding a suspect unit.
 
-        Only units whose character occurs in ``text`` are looked for. A span runs from just
+        Only units whose character occurs in ``text`` are looked for, unless ``every``: a text
+        made with the reference handler can lack a suspect unit's character (the handler reads
+        on with the reference past an error, and gives such a byte the standard's U+FFFD), yet
+        the span pass hands that byte to the C codec again when it lies outside every span
+        (Shift_JIS ``FD 81 00 FE`` gave U+F8F2 for its last byte). A span runs from just
         after the last boundary byte before the unit (or the previous line feed when none is
         within ``_BOUNDARY_LOOKBACK`` bytes) to just after the first one after it (module
         docstring, step 4: both parses are at a unit boundary there).
@@ -533,7 +537,7 @@ class CjkCodec(Codec):
         find = data.find
         n = len(data)
         for c, units in suspects:
-            if text.find(c) < 0:
+            if not every and text.find(c) < 0:
                 continue
             for u in units:
                 p = find(u)
@@ -653,7 +657,7 @@ class CjkCodec(Codec):
         else:
             text, pending = suspect, None
         consumed = n if pending is None else pending
-        spans = self._suspect_spans(data, text) if self._fast[3] else None
+        spans = self._suspect_spans(data, text, suspect is None) if self._fast[3] else None
         if spans:
             # Spans holding a suspect unit go to the reference, the rest to the C codec again.
             if errs is not None:
