@@ -48,7 +48,6 @@ from __future__ import annotations
 import binascii
 import functools
 import re
-from array import array
 
 from ._header import (
     FOLD_STR,
@@ -167,14 +166,15 @@ def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None
                 return unfolded.decode("utf-8"), 0
             except UnicodeDecodeError:
                 pass
-    folds = None
+    original = data
     if 10 in data or 13 in data:
-        data, folds = unfold(data)
+        data = unfold_fast(data)
     local: list[TextIssue] | None = [] if issues is not None else None
     decoder = _Decoder(data, fallback, mode, local)
     text = decoder.run()
     if local:
-        if folds is not None:  # folds were removed: map offsets back (only now)
+        if len(data) != len(original):  # folds were removed: map offsets back (only now)
+            folds = unfold(original)[1]
             local = folds.issues(local)
         if offset:
             local = [TextIssue(i.kind, i.offset + offset, i.length) for i in local]
@@ -197,37 +197,38 @@ def _label(label: bytes) -> tuple[Charset | None, object, bool]:
 
 
 class _Group:
-    """Adjacent encoded words in one charset: their decoded bytes joined, and where each word's
-    text is (for issue offsets): the first word in attributes, the others in one array."""
+    """Adjacent encoded words in one charset: their decoded bytes, joined, and the span of the
+    input they cover (from the first ``=?`` to the last ``?=``: only white space lies between
+    them, so the words are found again there when an issue needs its place)."""
 
-    __slots__ = ("cs", "key", "us_ascii", "raw", "buf", "first", "more")
+    __slots__ = ("cs", "key", "us_ascii", "parts", "buf", "start", "end", "t")
 
-    def __init__(self, cs, key, us_ascii: bool, raw: bytes, t: int, close: int, b: bool) -> None:
+    def __init__(self, cs, key, us_ascii: bool, raw: bytes, start: int, t: int, end: int) -> None:
         self.cs = cs
         self.key = key
         self.us_ascii = us_ascii
-        self.raw = raw
+        self.parts = [raw]
         self.buf: bytearray | None = None
-        self.first = (t, close, b, len(raw))
-        self.more: array | None = None  # t, close, b, decoded length of each further word
+        self.start = start
+        self.t = t  # text of the first word (where an issue about no bytes sits)
+        self.end = end
 
-    def add(self, raw: bytes, t: int, close: int, b: bool) -> None:
-        if self.more is None:
-            self.more = array("q")
-            self.buf = bytearray(self.raw)
-        self.buf += raw
-        self.more.extend((t, close, b, len(raw)))
+    def add(self, raw: bytes, end: int) -> None:
+        parts = self.parts
+        parts.append(raw)
+        self.end = end
+        if len(parts) >= 64:  # few objects per word: a million words hold one buffer
+            if self.buf is None:
+                self.buf = bytearray()
+            self.buf += b"".join(parts)
+            parts.clear()
 
     def joined(self) -> bytes:
-        return self.raw if self.buf is None else bytes(self.buf)
-
-    def words(self):
-        """``(t, close, b, decoded length)`` of each word, in order."""
-        yield self.first
-        more = self.more
-        if more is not None:
-            for k in range(0, len(more), 4):
-                yield more[k], more[k + 1], more[k + 2], more[k + 3]
+        parts = self.parts
+        if self.buf is None:
+            return parts[0] if len(parts) == 1 else b"".join(parts)
+        self.buf += b"".join(parts)
+        return bytes(self.buf)
 
 
 class _Decoder:
@@ -289,8 +290,7 @@ class _Decoder:
                     issues.append(TextIssue(_K_TOO_LONG, i, end - i))
                 if spaced:
                     issues.append(TextIssue(_K_MALFORMED, i, end - i))
-            b = enc in b"Bb"
-            raw = _decode_b(data, t, close, issues) if b else _decode_q(data, t, close, issues)
+            raw = _decode_b(data, t, close, issues) if enc in b"Bb" else _decode_q(data, t, close, issues)
             try:
                 cs, key, us_ascii = _LABELS[label]
             except KeyError:
@@ -299,9 +299,9 @@ class _Decoder:
                 self._flush(group)
                 group = None
             if group is None:
-                group = _Group(cs, key, us_ascii, raw, t, close, b)
+                group = _Group(cs, key, us_ascii, raw, i, t, end)
             else:
-                group.add(raw, t, close, b)
+                group.add(raw, end)
             self.words += 1
             pos = end
             i = find(b"=?", end)
@@ -372,36 +372,36 @@ class _Decoder:
         else:
             text = decode_bytes(raw, cs, group.us_ascii, found)[0]
         if found:
-            issues.extend(map_issues(found, lambda need: self._locate(group, need), len(raw),
-                                     group.first[0]))
+            issues.extend(map_issues(found, lambda need: self._locate(group, need), len(raw), group.t))
         self._push(text)
 
     def _locate(self, group: _Group, need: list[int]) -> dict[int, tuple[int, int]]:
-        """The encoded characters of the decoded bytes ``need`` (ascending) of the group: only
-        the words that hold one are walked."""
+        """The encoded characters of the decoded bytes ``need`` (ascending) of the group: its
+        words are found again from its start, up to the one that holds the last byte asked for."""
         data = self.data
         found: dict[int, tuple[int, int]] = {}
         k = 0
-        pos = 0
-        for t, close, b, length in group.words():
-            end = pos + length
-            if need[k] < end:
-                index = pos
-                for _key, s, e in (_b_spans(data, t, close) if b else _q_spans(data, t, close)):
-                    while k < len(need) and need[k] == index:
-                        found[index] = (s, e)
-                        k += 1
-                    if k == len(need) or need[k] >= end:
-                        break
-                    index += 1
-                if k == len(need):
-                    break
-            pos = end
+        index = 0
+        p = group.start
+        while k < len(need) and p < group.end:
+            i = data.find(b"=?", p)
+            m = _STRICT_WORD.match(data, i)
+            if m is not None:
+                t, close = m.span(3)
+                enc = m.group(2)
+            else:
+                _label, enc, t, close = self._word_at(i)
+            for _key, s, e in (_b_spans(data, t, close) if enc in b"Bb" else _q_spans(data, t, close)):
+                while k < len(need) and need[k] == index:
+                    found[index] = (s, e)
+                    k += 1
+                index += 1
+            p = close + 2
         return found
 
     def _emit_plain(self, seg: bytes, at: int) -> None:
         if seg.isascii():
-            self._push(decode_ascii(seg, self.issues, at)[0])
+            self._push(seg.decode("ascii") if 27 not in seg else decode_ascii(seg, self.issues, at)[0])
         else:
             self.out.append(len(self.plain))
             self.plain.append((seg, at))

@@ -706,24 +706,33 @@ def _read_quoted(data: bytes, k: int) -> tuple[bytes, list[int] | None, int, int
     out = bytearray()
     skips: list[int] = []
     j = k + 1
-    while j < n:
-        c = data[j]
-        if c == 0x5C and j + 1 < n and data[j + 1] in b'"\\':
-            # a backslash escapes only '"' and '\'; before anything else it is kept, as in
-            # unescaped Windows paths (filename="C:\TEMP\a.png"; ambiguity T65)
-            skips.append(len(out))
-            out.append(data[j + 1])
-            j += 2
-            continue
+    special = _QUOTED_SPECIAL.search
+    while True:
+        m = special(data, j)
+        if m is None:
+            out += data[j:]
+            return bytes(out), skips, k + 1, n
+        p = m.start()
+        out += data[j:p]
+        c = data[p]
         if c == 0x22:
-            return bytes(out), skips, k + 1, j + 1
-        if c == 0x0D or c == 0x0A:  # a bare line end inside a quoted string: removed
-            skips.append(len(out))
-            j += 1
+            return bytes(out), skips, k + 1, p + 1
+        if c == 0x5C:
+            if p + 1 < n and data[p + 1] in b'"\\':
+                # a backslash escapes only '"' and '\'; before anything else it is kept, as in
+                # unescaped Windows paths (filename="C:\TEMP\a.png"; ambiguity T65)
+                skips.append(len(out))
+                out.append(data[p + 1])
+                j = p + 2
+            else:
+                out.append(c)
+                j = p + 1
             continue
-        out.append(c)
-        j += 1
-    return bytes(out), skips, k + 1, n
+        skips.append(len(out))  # a bare line end inside a quoted string: removed
+        j = p + 1
+
+
+_QUOTED_SPECIAL = re.compile(rb'["\\\r\n]')
 
 
 def _trim_value(data: bytes, k: int, e: int) -> tuple[int, int]:
@@ -786,17 +795,18 @@ def _value_end(data: bytes, k: int) -> int:
     """End of an unquoted value: the next ';', or white space followed by ``name=``."""
     n = len(data)
     j = k
-    while j < n:
-        c = data[j]
-        if c == 0x3B:
-            return j
-        if c in _WS:
-            w = j
-            while w < n and data[w] in _WS:
-                w += 1
-            if w < n and _looks_like_param(data, w):
-                return w
-            j = w
-            continue
-        j += 1
-    return n
+    while True:
+        m = _VALUE_STOP.search(data, j)
+        if m is None:
+            return n
+        p = m.start()
+        if data[p] == 0x3B:
+            return p
+        w = _WS_RUN.match(data, p).end()
+        if w < n and _looks_like_param(data, w):
+            return w
+        j = w
+
+
+_VALUE_STOP = re.compile(rb"[; \t\r\n]")
+_WS_RUN = re.compile(rb"[ \t\r\n]*")
