@@ -456,10 +456,3 @@ def decode(data, label: str | None, *, issues: list[TextIssue] | None = None) ->
         text = cs.decode(data, found)
     return DecodeResult(text, cs, tuple(found[start:]))
 
-
-def __getattr__(name: str):
-    # codec_registry still reads the old private name; it is to switch to known_code_pages()
-    # (the generated CODE_PAGES are loaded on first use, so this is no module constant).
-    if name == "_CODE_PAGES":
-        return _tables().CODE_PAGES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -44,7 +44,7 @@ def _names() -> dict[str, object]:
     for cs in charsets.known_charsets():
         out[_norm(cs.key)] = cs
         out.setdefault(_norm(cs.name), cs)
-    for cp in sorted(charsets._CODE_PAGES):
+    for cp in charsets.known_code_pages():
         cs = charsets.for_code_page(cp)
         out.setdefault(_norm(cs.name), cs)
     out[_norm("imap-utf-7")] = "imap"
@@ -73,7 +73,9 @@ def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=N
     in order; when the text also holds U+FFFD decoded from valid bytes (UTF-8 ``EF BF BD``),
     ``locate(issue)`` gives the index of the issue's U+FFFD instead.
     """
-    bad = [i for i in issues if not i.kind.is_ambiguous]
+    # only Invalid* issues wrote a U+FFFD (Malformed* ones, such as MalformedImapUtf7 over a
+    # decoded run, did not)
+    bad = [i for i in issues if i.kind.value.startswith("Invalid")]
     if not bad or errors == "replace":
         return text
     handler = codecs.lookup_error(errors)
