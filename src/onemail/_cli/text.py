@@ -19,7 +19,11 @@ def run(args) -> int:
     from ..text import decode
 
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()
+        if args.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as f:
+                data = f.read()
     except OSError as exc:
         print(f"onemail: {exc}", file=sys.stderr)
         return 1
