@@ -326,20 +326,19 @@ def _end_tag(out: _Layout, name: str) -> None:
     elif name in _CELLS:
         pass
     elif name in _PARAGRAPHS:
-        out.block(True)
         if (name == "ul" or name == "ol") and out.lists:
             out.lists.pop()
         elif name == "table" and out.rows:
             out.rows.pop()
         elif name == "blockquote" and out.quote:
+            out.end_line()  # the quote's last line keeps its marks, the blank after it has none
             out.quote -= 1
         elif name == "pre" and out.pre:
             out.pre -= 1
+        out.block(True)
     elif name in _LINES:
         out.block(False)
         if name == "li":
             out.prefix = ""
-    elif name == "p":
-        out.block(True)
     elif name == "br":  # </br> is a <br> (HTML 13.2.6.4.7)
         out.hard_break()
