@@ -45,7 +45,10 @@ __all__ = ["html_to_text"]
 # 2 the tag name, 3 its attributes. Possessive quantifiers: nothing is scanned twice.
 _MARKUP = re.compile(
     r"<!--.*?(?:-->|\Z)"  # a comment, to its end or to the end of the input
-    r"|<(/?)([A-Za-z][^\t\n\f\r />]*+)((?:[^>\"']++|\"[^\"]*+\"?|'[^']*+'?)*+)(?:>|\Z)"  # a tag
+    # a tag: a quote opens a quoted value only right after "=" (HTML 13.2.5.36), elsewhere it is
+    # a character of a name or an unquoted value (charset="iso-8859-1" after a quoted value)
+    r"|<(/?)([A-Za-z][^\t\n\f\r />]*+)"
+    r"((?:[^>\"'=]++|=[\t\n\f\r ]*+(?:\"[^\"]*+\"?|'[^']*+'?)?|[\"'])*+)(?:>|\Z)"
     r"|</?[!?/][^>]*+(?:>|\Z)"  # <!DOCTYPE>, <![if mso]>, <?xml?>, </ >: bogus comments
     r"|</(?:>|\Z)",
     re.S,
