@@ -34,7 +34,6 @@ import argparse
 import json
 import logging
 import sys
-import time
 from pathlib import Path
 
 from _timing import best
