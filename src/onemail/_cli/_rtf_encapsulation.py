@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .rtf import _read, _write
+from .rtf import read_input, write_output
 
 
 def add_subparser(rtf_sub) -> None:
@@ -33,13 +33,13 @@ def add_subparser(rtf_sub) -> None:
 def run(args) -> int:
     from ..rtf import deencapsulate, encapsulate_html, encapsulate_text
 
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     if args.encapsulate:
         source = data.decode("utf-8", "replace")
         rtf = encapsulate_html(source) if args.rtf_kind == "html" else encapsulate_text(source)
-        return 0 if _write(args.output, rtf) else 1
+        return 0 if write_output(args.output, rtf) else 1
     defects = []
     if data[8:12] in (b"LZFu", b"MELA"):
         from ..rtf import decompress
@@ -65,4 +65,4 @@ def run(args) -> int:
           file=sys.stderr)
     for kind, offset, length in defects[:50]:
         print(f"   {kind} at byte {offset}, {length} byte(s)", file=sys.stderr)
-    return 0 if _write(args.output, result.text.encode("utf-8", "surrogatepass")) else 1
+    return 0 if write_output(args.output, result.text.encode("utf-8", "surrogatepass")) else 1

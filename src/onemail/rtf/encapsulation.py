@@ -43,7 +43,7 @@ from .reader import (
     T_SYMBOL,
     T_TEXT,
     T_WORD,
-    _scan,
+    scan_tokens,
 )
 
 __all__ = [
@@ -219,7 +219,7 @@ def is_encapsulated(rtf: bytes | bytearray | memoryview) -> str | None:
 
 def _detect(data: bytes) -> str | None:
     count = 0
-    for code, _offset, _length, name, number in _scan(data, DEFAULT_MAX_DEPTH, None):
+    for code, _offset, _length, name, number in scan_tokens(data, DEFAULT_MAX_DEPTH, None):
         if code == T_WORD:
             if name == b"fromhtml" and number == 1:
                 return "html"
@@ -350,7 +350,7 @@ def deencapsulate(rtf: bytes | bytearray | memoryview,
     defects: list[RtfDefect] = []
     walker = _Walker(kind == "html", options.code_page_decoder or cpython_code_page_decoder,
                      defects)
-    text = walker.run(_scan(data, options.max_depth, defects))
+    text = walker.run(scan_tokens(data, options.max_depth, defects))
     defects.sort(key=lambda d: d.offset)
     return Deencapsulation(kind, text, tuple(defects))
 
