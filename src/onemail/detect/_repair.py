@@ -131,9 +131,9 @@ _maps: dict[str, tuple[str, dict]] = {}
 def _table(name: str) -> tuple[str, dict]:
     m = _maps.get(name)
     if m is None:
-        from ..text._tables.single_byte import TABLES
+        from ..text.charsets import single_byte_table
 
-        table = TABLES[name]
+        table = single_byte_table(name)
         m = _maps[name] = (table, codecs.charmap_build(table))
     return m
 
