@@ -55,3 +55,17 @@ def test_page_log_likelihood() -> None:
     bad = page_log_likelihood("acci\u00e7_".encode("cp1252"), "windows-1252")
     assert good > bad
     assert page_log_likelihood(b"plain ascii", "windows-1252") == 0.0
+
+
+def test_d46_a_lead_and_one_continuation_of_a_longer_sequence() -> None:
+    from onemail.detect._repair import signatures
+
+    # Ukrainian "ні", "ві" are windows-1251's three-byte leads and a continuation byte, then a
+    # letter: no sequence; "Ні" (a two-byte lead) still counts
+    assert signatures("\u043d\u0456\u0446 \u0432\u0456\u043d") == 0
+    assert signatures("\u041d\u0456") == 1
+    assert signatures("Caf\u00c3\u00a9") == 1
+    assert signatures("l\u00e2\u20ac\u2122s") == 2  # a three-byte run counts twice (D27)
+    # UTF-8 Ukrainian read as GBK comes back (its clean reading lost 6 points per "ні")
+    original = "\u0410\u043c\u0456\u043d\u0456\u0439 \u043d\u043e\u0457\u043c\u043e\u043b \u0438\u043d\u0430\u0440\u0456\u0454."
+    assert repair(original.encode("utf-8").decode("gbk")).text == original

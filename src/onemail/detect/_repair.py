@@ -203,12 +203,14 @@ def _signature_branches() -> list[tuple[str, str]]:
     by its character for a continuation byte, for windows-1252, ISO-8859-1, windows-1251,
     windows-1250 and CP437 (box drawing followed by box drawing or shades is DOS art, not a
     signature), and Mac Roman's ``√`` (its ``0xC3``) before any continuation character."""
-    leads, conts = set(), set()
+    # the leads by the length of their sequence: two, three and four bytes (D46)
+    leads: tuple[set[str], set[str], set[str]] = (set(), set(), set())
+    conts: set[str] = set()
     for name in ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "ibm437"):
         for b in range(0xC2, 0xF5):
             c = _decode(bytes((b,)), name)
             if c:
-                leads.add(c)
+                leads[(b >= 0xE0) + (b >= 0xF0)].add(c)
         for b in range(0x80, 0xC0):
             c = _decode(bytes((b,)), name)
             if c and not (name == "ibm437" and "\u2500" <= c <= "\u25ff"):
@@ -231,8 +233,15 @@ def _signature_branches() -> list[tuple[str, str]]:
            for lo, hi in ((0xE0, 0xF0), (0xB0, 0xC0), (0x80, 0xC0))]
     # (each branch as its first character's class and the rest: _first_class puts the union of
     # the first characters first, where the plain alternation tried seven branches per character)
+    # a lead and a continuation character are a signature when the characters after them can
+    # end the sequence: one more continuation character for a three-byte lead, two for a
+    # four-byte one, or a lost byte ("?", U+FFFD); a Ukrainian "ні" is windows-1251's E0..EF
+    # lead and a continuation byte, and is not followed by another (D46)
+    more = "[" + cls(conts)[1:-1] + "?\ufffd]"
     return ([
-        (cls(leads), cls(conts)), ("[\u00c2\u00c3]", "\xa0"), ("[\u221a]", cls(mac_conts)),
+        (cls(leads[0]), cls(conts)), (cls(leads[1]), f"{cls(conts)}(?={more})"),
+        (cls(leads[2]), f"{cls(conts)}(?={more}{{2}})"),
+        ("[\u00c2\u00c3]", "\xa0"), ("[\u221a]", cls(mac_conts)),
         ("[\u2248\u0192]", "(?<=[^\\W\\d_].)" + cls(mac_conts)),
         ("[\u00c3]", "(?<![A-Z].)(?=  ?[a-z]|  \\S)"), (lost[:-1], "\ufffd"),
         (dos[0], dos[1] + dos[2])])
