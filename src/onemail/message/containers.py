@@ -15,8 +15,8 @@ Recognition (:func:`recognise`) looks at the content; a file name's suffix is on
   A file whose first line is a header line but holds none of those fields, or whose header
   section is empty, is read as a message only when its name ends in a mail suffix
   (:data:`MAIL_SUFFIXES`) or it was named by the caller; else it is skipped as ``not-mail``
-  (a folder of notes, a ``README`` with ``Title:``). A file named ``*.eml`` that starts with a
-  ``"From "`` line is one message, the line its envelope (mimekit ``unmunged.mbox.txt``).
+  (a folder of notes, a ``README`` with ``Title:``). A file starting with ``"From "`` is an
+  mbox whatever its name (an ``.eml`` saved with its envelope line is an mbox of one message).
 * a folder is walked in name order, depth first, files and sub-folders in one order (so that
   :meth:`Source.key` sorts messages back into walk order); a folder reached twice through
   symbolic links is walked once.
@@ -33,7 +33,6 @@ from __future__ import annotations
 import errno
 import mmap
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterable, Iterator
@@ -42,8 +41,9 @@ from dataclasses import dataclass
 from .._walk import not_regular, stat_problem
 from . import formats
 from .formats import ReadContext
+from .mbox import MAIL_FIELDS, begins_header, read_span, spans
 from .model import Message
-from .reader import mbox_spans, read_bytes, unquote_mbox
+from .reader import read_bytes
 from .source import Source
 
 __all__ = [
@@ -80,22 +80,9 @@ MAIL_SUFFIXES = (".eml", ".mbox", ".mbx", ".msg", ".dat", ".tnef", ".mail")
 """Name endings that make a header-less or unusual text file be read as a message anyway (a
 hint only: content decides first)."""
 
-MAIL_FIELDS = frozenset({
-    b"from", b"sender", b"reply-to", b"to", b"cc", b"bcc", b"message-id", b"in-reply-to",
-    b"references", b"subject", b"date", b"return-path", b"received", b"delivered-to",
-    b"mime-version", b"content-type", b"content-transfer-encoding", b"resent-from",
-    b"resent-date", b"resent-to", b"resent-message-id", b"envelope-to", b"x-mailer",
-})
-"""Header field names (lower case) of RFC 5322 (origin, destination, identification,
-informational, trace and resent fields), RFC 2045 and common delivery fields: a header section
-holding one of them is a message's."""
-
 HEAD_BYTES = 64 << 10
 """How far into a file recognition looks for a mail field (a header section longer than this
 before its first known field is not recognised without a hint)."""
-
-_FIELD = re.compile(rb"[ \t]*([\x21-\x39\x3b-\x7e]+)[ \t]*:")
-
 
 @dataclass(frozen=True, slots=True)
 class Found:
@@ -174,32 +161,11 @@ def recognise(head: bytes | mmap.mmap, *, hint: bool = False) -> str | None:
     fmt = formats.sniff(bytes(head[:4096]))
     if fmt in ("msg", "tnef", "mbox"):
         return fmt
-    if fmt == "rfc822" and (hint or _has_mail_field(head)):
+    if fmt == "rfc822" and (hint or begins_header(head, 3 if head[:3] == b"\xef\xbb\xbf" else 0, end=HEAD_BYTES)):
         return "eml"
     if fmt is None and head[:8] == b"\xef\xbb\xbfFrom ":
         return "mbox"
     return None
-
-
-def _has_mail_field(head: bytes | mmap.mmap) -> bool:
-    """True when the header section at the start of ``head`` (up to its empty line, within
-    :data:`HEAD_BYTES`) names a field of :data:`MAIL_FIELDS`."""
-    pos, end = 0, min(len(head), HEAD_BYTES)
-    if head[:3] == b"\xef\xbb\xbf":
-        pos = 3
-    while pos < end:
-        nl = head.find(b"\n", pos, end)
-        stop = end if nl < 0 else nl
-        line = head[pos:stop]
-        if line in (b"", b"\r"):
-            return False
-        m = _FIELD.match(line)
-        if m and m.group(1).lower() in MAIL_FIELDS:
-            return True
-        if nl < 0:
-            return False
-        pos = nl + 1
-    return False
 
 
 def walk(paths: Iterable[str | os.PathLike], *, repair: bool = False, read: bool = True) -> Iterator[Item]:
@@ -309,18 +275,11 @@ def _data(data: bytes | mmap.mmap, path: str, member: str | None, name: str, rep
         return
     kind = recognise(data[:HEAD_BYTES], hint=hint)
     container = "stdin" if path == "-" and member is None else None
-    if kind == "mbox" and name.lower().endswith(".eml"):
-        kind = "eml-envelope"
     if kind == "mbox":
-        for i, (start, end) in enumerate(mbox_spans(data)):
-            src = Source(path, "mbox", member, i, start, end - start)
-            yield Found(src, read_bytes(unquote_mbox(data[start:end]), "mbox", ctx) if read else None)
-        return
-    if kind == "eml-envelope":  # one message after its envelope line
-        nl = data.find(b"\n")
-        start = len(data) if nl < 0 else nl + 1
-        src = Source(path, container or "eml", member, 0, start, len(data) - start)
-        yield Found(src, read_bytes(bytes(data[start:]), "mbox", ctx) if read else None)
+        first = 3 if data[:3] == b"\xef\xbb\xbf" else 0
+        for i, span in enumerate(spans(data, start=first)):
+            src = Source(path, "mbox", member, i, span.start, span.end - span.start)
+            yield Found(src, read_span(data, span, ctx) if read else None)
         return
     if kind is None and not named:
         yield Skipped(path, "not-mail", "no message, mbox, Outlook .msg or TNEF signature or "
