@@ -51,7 +51,15 @@ def _messages(items) -> list:
 def test_recognise_by_content_not_suffix():
     assert recognise(b"From a@b Sat Jan  1 00:00:00 2000\nSubject: x\n\n") == "mbox"
     assert recognise(b"Received: from x\r\nSubject: hi\r\n\r\nbody") == "eml"
-    assert recognise(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100)) == "msg"
+    ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100)
+    assert recognise(ole) is None  # an OLE2 file without an Outlook stream: a .doc, an .xls
+    assert recognise(ole, hint=True) == "msg"
+    assert recognise(ole + "__substg1.0_0037001F".encode("utf-16-le")) == "msg"
+    assert recognise(b"\x1f\x8b\x08") == "gzip"
+    assert recognise(b"BZh91AY&SY") == "bzip2"
+    assert recognise(b"\xfd7zXZ\x00\x00") == "xz"
+    assert recognise(b"PK\x03\x04") == "zip"
+    assert recognise(b"!BDN\x00") == "pst"
     assert recognise(b"\x78\x9f\x3e\x22" + bytes(10)) == "tnef"
     # a header-like text without any mail field is a message only with a hint
     assert recognise(b"Title: notes\nAuthor: me\n\ntext") is None
@@ -273,3 +281,267 @@ def test_mbox_splitting_is_linear_on_hostile_lines():
     many = b"From a\nSubject: x\n\n" + b"\nFrom x\nTitle: y\nNote: z\n" * 20_000
     (span,) = spans(many)
     assert len(span.unsplit) == 20_000
+
+
+# -- Maildir, MH ---------------------------------------------------------------------------
+
+
+def _maildir(root, samples):
+    """A Maildir with a Maildir++ folder ``.Work.2020``: returns the expected
+    ``(member, folder, flags)`` in walk order."""
+    for sub in ("cur", "new", "tmp", ".Work.2020/cur", ".Work.2020/new", ".Work.2020/tmp"):
+        (root / sub).mkdir(parents=True)
+    names = [(".Work.2020/cur/1600000000.M1P1.host:2,S", "Work/2020", "S"),
+             ("cur/1500000000.M1P1.host:2,RS", None, "RS"),
+             ("cur/1500000001.M2P1.host!2,", None, ""),
+             ("new/1500000002.M3P1.host", None, None)]
+    for (name, _, _), data in zip(names, samples, strict=True):
+        (root / name).write_bytes(data)
+    (root / "tmp" / "1500000003.M4P1.host").write_bytes(samples[0])
+    (root / "dovecot-uidlist").write_bytes(b"3 V1 N4\n")
+    return names
+
+
+def test_maildir_with_flags_and_maildir_plus_plus_folders(tmp_path):
+    samples = _samples(4)
+    names = _maildir(tmp_path, samples)
+    items = list(walk([tmp_path]))
+    found = _messages(items)
+    assert [(f.source.member, f.source.folder, f.source.flags) for f in found] == names
+    assert {f.source.container for f in found} == {"maildir"}
+    for f, data in zip(found, samples, strict=True):
+        _same(f.message, read(data))
+    skipped = [(s.member, s.reason) for s in items if isinstance(s, Skipped)]
+    assert skipped == [("dovecot-uidlist", "not-mail"), ("tmp/1500000003.M4P1.host", "incomplete")]
+    assert sorted(found, key=lambda f: f.source.key()) == found
+
+
+def test_mh_folder_in_numeric_order(tmp_path):
+    samples = _samples(3)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for number, data in zip((10, 2, 1), samples, strict=True):
+        (inbox / str(number)).write_bytes(data)
+    (inbox / ".mh_sequences").write_bytes(b"unseen: 2\n")
+    found = _messages(walk([tmp_path]))
+    assert [(f.source.member, f.source.container) for f in found] == [
+        ("inbox/1", "mh"), ("inbox/2", "mh"), ("inbox/10", "mh")]
+    for f, data in zip(found, samples[::-1], strict=True):
+        _same(f.message, read(data))
+    assert sorted(found, key=lambda f: f.source.key()) == found
+
+
+# -- gzip, bzip2, xz --------------------------------------------------------------------------
+
+
+def _compress(kind: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+    import lzma
+
+    return {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}[kind](data)
+
+
+@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz"])
+def test_compressed_mbox_and_eml(tmp_path, kind):
+    samples = _samples(4)
+    box = VARIANTS["mboxrd"](samples)
+    (tmp_path / "box.mbox.x").write_bytes(_compress(kind, box))
+    (tmp_path / "one.x").write_bytes(_compress(kind, samples[0]))
+    found = _messages(walk([tmp_path]))
+    assert [(f.source.member, f.source.container, f.source.compression, f.source.index) for f in found] == [
+        ("box.mbox.x", "mbox", kind, i) for i in range(4)] + [("one.x", "eml", kind, 0)]
+    for f, data in zip(found, [*samples, samples[0]], strict=True):
+        _same(f.message, read(data))
+        if f.source.container == "mbox":
+            assert box[f.source.offset:f.source.offset + f.source.length] == data
+
+
+def test_concatenated_gzip_members(tmp_path):
+    samples = _samples(2)
+    box = VARIANTS["mboxrd"](samples)
+    half = box.index(b"\nFrom ", 10) + 1
+    (tmp_path / "box.gz").write_bytes(_compress("gzip", box[:half]) + _compress("gzip", box[half:]))
+    assert len(_messages(walk([tmp_path / "box.gz"]))) == 2
+
+
+@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz"])
+def test_truncated_compressed_file_keeps_what_was_read_and_reports(tmp_path, kind):
+    samples = _samples(3)
+    box = VARIANTS["mboxrd"](samples)
+    half = box.index(b"\nFrom ", 10) + 1
+    tail = _compress(kind, box[half:])  # a second stream, cut short (bzip2 gives nothing of a
+    # block before its end, so the first stream is whole)
+    (tmp_path / "box").write_bytes(_compress(kind, box[:half]) + tail[: len(tail) * 2 // 3])
+    items = list(walk([tmp_path / "box"]))
+    assert isinstance(items[-1], Skipped)
+    assert (items[-1].reason, items[-1].detail) == ("damaged", f"{kind} stream truncated")
+    assert all(isinstance(i, Found) for i in items[:-1]) and items[:-1]
+
+
+def test_decompression_bomb_is_bounded(tmp_path, monkeypatch):
+    import onemail.message.containers as containers
+
+    monkeypatch.setattr(containers, "RATIO_FLOOR_BYTES", 1 << 16)
+    samples = _samples(1)
+    bomb = b"From a Sat Jan  1 00:00:00 2000\n" + samples[0] + b"\n" + bytes(50 << 20)
+    packed = _compress("gzip", bomb)
+    (tmp_path / "bomb.gz").write_bytes(packed)
+    items = list(walk([tmp_path / "bomb.gz"]))
+    limit = max(1 << 16, containers.MAX_RATIO * len(packed))
+    assert [type(i).__name__ for i in items] == ["Found", "Skipped"]
+    assert items[1].reason == "limit" and items[1].offset == limit
+    assert items[1].detail.startswith(f"decompressed output over {limit} bytes")
+    assert items[0].source.offset + items[0].source.length <= limit
+
+
+# -- zip ------------------------------------------------------------------------------------
+
+
+def _zip(path, members: list[tuple[str, bytes]], **kw):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, **kw) as zf:
+        for name, data in members:
+            zf.writestr(name, data)
+
+
+def test_zip_of_eml_mbox_maildir_and_compressed(tmp_path):
+    samples = _samples(6)
+    box = VARIANTS["mboxrd"](samples[1:3])
+    _zip(tmp_path / "mail.zip", [
+        ("z/a.eml", samples[0]),
+        ("box.mbox", box),
+        ("Maildir/cur/1500000000.M1.host:2,S", samples[3]),
+        ("Maildir/new/1500000001.M2.host", samples[4]),
+        ("old.eml.gz", _compress("gzip", samples[5])),
+        ("notes/readme.md", b"# notes\n"),
+    ])
+    items = list(walk([tmp_path]))
+    found = _messages(items)
+    got = [(f.source.archive, f.source.member, f.source.container, f.source.flags, f.source.compression)
+           for f in found]
+    assert got == [  # name order: "Maildir" before "box.mbox"
+        ("mail.zip", "Maildir/cur/1500000000.M1.host:2,S", "maildir", "S", None),
+        ("mail.zip", "Maildir/new/1500000001.M2.host", "maildir", None, None),
+        ("mail.zip", "box.mbox", "mbox", None, None),
+        ("mail.zip", "box.mbox", "mbox", None, None),
+        ("mail.zip", "old.eml.gz", "eml", None, "gzip"),
+        ("mail.zip", "z/a.eml", "eml", None, None),
+    ]
+    order = [3, 4, 1, 2, 5, 0]
+    for f, i in zip(found, order, strict=True):
+        _same(f.message, read(samples[i]))
+    assert [(s.member, s.reason) for s in items if isinstance(s, Skipped)] == [("notes/readme.md", "not-mail")]
+    assert sorted(found, key=lambda f: f.source.key()) == found
+
+
+def test_named_zip_has_an_empty_archive_path(tmp_path):
+    _zip(tmp_path / "a.zip", [("m.eml", _samples(1)[0])])
+    (f,) = walk([tmp_path / "a.zip"])
+    assert (f.source.path, f.source.archive, f.source.member) == (str(tmp_path / "a.zip"), "", "m.eml")
+
+
+def test_hostile_zip_member_names_are_only_names(tmp_path):
+    """Names are never file system paths: nothing is written, each name is recorded as given
+    (separators normalised), NUL cut by zipfile, control characters kept for the CLI to escape."""
+    data = _samples(1)[0]
+    names = ["../../etc/passwd", "/abs/olute.eml", "C:\\win\\x.eml", "a\nsummary: forged\x1b[2J.eml",
+             "CON", "x" * 10_000]
+    _zip(tmp_path / "h.zip", [(n, data) for n in names])
+    before = set(os.listdir(tmp_path))
+    found = _messages(walk([tmp_path / "h.zip"]))
+    assert set(os.listdir(tmp_path)) == before
+    members = sorted(f.source.member for f in found)
+    assert members == sorted(["../../etc/passwd", "abs/olute.eml", "C:/win/x.eml",
+                              "a\nsummary: forged\x1b[2J.eml", "CON", "x" * 10_000])
+
+
+def test_zip_bomb_of_members_and_of_ratio_is_bounded(tmp_path, monkeypatch):
+    import onemail.message.containers as containers
+
+    monkeypatch.setattr(containers, "RATIO_FLOOR_BYTES", 1 << 16)
+    monkeypatch.setattr(containers, "MAX_ZIP_MEMBERS", 5)
+    data = _samples(1)[0]
+    _zip(tmp_path / "many.zip", [(f"m{i}.eml", data) for i in range(8)])
+    items = list(walk([tmp_path / "many.zip"]))
+    assert len(_messages(items)) == 5
+    assert [(s.reason, s.detail) for s in items if isinstance(s, Skipped)] == [
+        ("limit", "more than 5 members: 3 not read")]
+    _zip(tmp_path / "bomb.zip", [("big.eml", data + bytes(20 << 20)), ("after.eml", data)])
+    items = list(walk([tmp_path / "bomb.zip"]))
+    reasons = [(type(i).__name__, getattr(i, "reason", None), getattr(i, "member", None)) for i in items]
+    assert reasons[0] == ("Found", None, None)  # after.eml sorts first
+    assert reasons[1] == ("Skipped", "limit", "big.eml")
+
+
+def test_unreadable_zip_member_is_one_skip_and_the_walk_goes_on(tmp_path):
+    import zipfile
+
+    samples = _samples(2)
+    path = tmp_path / "bad.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as zf:
+        zf.writestr("a.eml", samples[0])
+        zf.writestr("b.eml", samples[1])
+    raw = bytearray(path.read_bytes())
+    at = raw.index(samples[0][:40])
+    raw[at + 5] ^= 0xFF  # a stored byte changed: the CRC fails
+    path.write_bytes(bytes(raw))
+    (tmp_path / "z.eml").write_bytes(samples[1])
+    items = list(walk([tmp_path]))
+    assert [(type(i).__name__, getattr(i, "reason", None)) for i in items] == [
+        ("Skipped", "damaged"), ("Found", None), ("Found", None)]
+    assert items[0].member == "a.eml" and "CRC" in items[0].detail
+    _same(items[1].message, read(samples[1]))
+
+
+def test_truncated_zip_is_one_skip(tmp_path):
+    _zip(tmp_path / "t.zip", [("a.eml", _samples(1)[0])])
+    raw = (tmp_path / "t.zip").read_bytes()
+    (tmp_path / "t.zip").write_bytes(raw[: len(raw) // 2])
+    (s,) = walk([tmp_path / "t.zip"])
+    assert s.reason == "damaged" and s.detail.startswith("not a readable zip archive")
+
+
+# -- standard input and FIFOs ---------------------------------------------------------------
+
+
+def test_standard_input(monkeypatch):
+    import io
+    import sys
+
+    samples = _samples(3)
+    box = VARIANTS["mboxrd"](samples)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(_compress("xz", box))))
+    found = _messages(walk(["-"]))
+    assert [(f.source.path, f.source.container, f.source.compression) for f in found] == [("-", "mbox", "xz")] * 3
+    for f, data in zip(found, samples, strict=True):
+        _same(f.message, read(data))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs")
+@pytest.mark.parametrize("packed", [False, True])
+def test_fifo_mbox_needs_no_seek(tmp_path, packed, monkeypatch):
+    import threading
+
+    import onemail.message.containers as containers
+
+    monkeypatch.setattr(containers, "SPILL_BYTES", 1000)  # through the temporary file too
+    samples = _samples(4)
+    box = VARIANTS["mboxrd"](samples)
+    payload = _compress("gzip", box) if packed else box
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def writer():
+        with open(fifo, "wb") as f:
+            for i in range(0, len(payload), 777):
+                f.write(payload[i:i + 777])
+
+    t = threading.Thread(target=writer)
+    t.start()
+    found = _messages(walk([fifo]))
+    t.join()
+    assert len(found) == 4
+    for f, data in zip(found, samples, strict=True):
+        _same(f.message, read(data))
