@@ -253,36 +253,6 @@ def test_a_wrong_content_length_is_ignored():
     assert [f.message.subject for f in walk_data(box)] == ["one", "two"]
 
 
-def test_separator_rule_is_exposed_for_shards():
-    from onemail.message.mbox import is_separator, mbox_spans, next_separator, spans
-
-    samples = _samples(5)
-    box = VARIANTS["mboxrd"](samples)
-    starts = [s.separator for s in spans(box)]
-    assert len(starts) == 5
-    # cutting anywhere and moving to the next separator gives the sequential messages
-    cuts = sorted({0, *(next_separator(box, p) for p in range(0, len(box), len(box) // 7))} - {-1})
-    assert set(cuts) <= set(starts)
-    sharded = []
-    for a, b in zip(cuts, [*cuts[1:], len(box)], strict=True):
-        sharded += list(mbox_spans(box, start=a, end=b))
-    assert sharded == list(mbox_spans(box))
-    assert all(is_separator(box, s) for s in starts)
-    assert not is_separator(box, starts[1] + 1)
-
-
-def test_mbox_splitting_is_linear_on_hostile_lines():
-    """Issue 16 item 3: an unterminated last From line full of ``0:00 `` and many candidate
-    lines: the work is bounded per line (checked by counting, never timing)."""
-    from onemail.message.mbox import spans
-
-    data = b"From a\nSubject: x\n\n" + b"From " + b"0:00 " * 40_000
-    assert [s.unsplit for s in spans(data)] == [(19,)]
-    many = b"From a\nSubject: x\n\n" + b"\nFrom x\nTitle: y\nNote: z\n" * 20_000
-    (span,) = spans(many)
-    assert len(span.unsplit) == 20_000
-
-
 # -- Maildir, MH ---------------------------------------------------------------------------
 
 
