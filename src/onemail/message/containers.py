@@ -298,9 +298,9 @@ class _Place:
     budget: list[int] = field(default_factory=list)  # a zip's shared output bound (one int)
 
     def skipped(self, reason: str, detail: str, offset: int | None = None,
-                container: str | None = None) -> Skipped:
-        return Skipped(self.path, reason, detail, self.member, self.archive, self.folder, offset,
-                       container or self.container)
+                container: str | None = None, folder: str | None = None) -> Skipped:
+        return Skipped(self.path, reason, detail, self.member, self.archive, folder or self.folder,
+                       offset, container or self.container)
 
     def source(self, container: str, index: int = 0, offset: int | None = None,
                length: int | None = None, folder: str | None = None) -> Source:
@@ -464,15 +464,24 @@ def _data(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) 
     if kind == "pst":
         from .pst import walk_pst
 
-        yield from walk_pst(data, place, ctx, read)
+        empty = True
+        for item in walk_pst(data, place, ctx, read):
+            empty = False
+            yield item
+        if empty:
+            yield place.skipped("empty", "a PST/OST store without any item", container="pst")
         return
     if kind == "mbox":
         first = 3 if data[:3] == b"\xef\xbb\xbf" else 0
         container = "mbox" if place.container == "stdin" else place.container or "mbox"
         place = replace(place, container=container)
-        for i, span in enumerate(spans(data, start=first)):
-            yield Found(place.source("mbox", i, span.start, span.end - span.start),
+        count = 0
+        for count, span in enumerate(spans(data, start=first), 1):
+            yield Found(place.source("mbox", count - 1, span.start, span.end - span.start),
                         read_span(data, span, ctx) if read else None)
+        if not count:
+            yield place.skipped("empty", "an mbox without a message (a From line and nothing after it)",
+                                container=container)
         return
     if kind is None and not place.named:
         yield place.skipped("not-mail", "no message, mbox, Outlook .msg, TNEF, PST, compressed or "
@@ -651,6 +660,9 @@ def _zip(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -
         return
     with zf:
         infos = [i for i in zf.infolist() if not i.is_dir()]
+        if not infos:
+            yield place.skipped("empty", "a zip archive without any file")
+            return
         infos.sort(key=lambda i: [name_key(n) for n in _zip_name(i).split("/")])
         budget = [_limit(len(data))]
         tree = _ZipTree(zf, {_zip_name(i): i for i in infos})
