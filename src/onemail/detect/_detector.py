@@ -94,7 +94,7 @@ SCORE_CHARS = 400
 #: first byte >= 0x80: on the visible corpora 512 bytes flag the same files as 1 KiB (256 miss
 #: one) at two thirds of the whole-file cost of the check. Reading the whole text cost 20 %
 #: more CPU on whole files: mojibake after
-#: these bytes is not seen (a known limit, tests/unit/test_repair.py).
+#: these bytes is not seen (a known limit, tests/detect/test_repair.py).
 MOJIBAKE_CHECK_BYTES = 512
 #: Confidence of UTF-8 whose text :func:`onemail.detect.repair` would change (D14): the
 #: label is right (the bytes are UTF-8), but the text is mojibake, so 100 would claim a clean

@@ -920,7 +920,7 @@ _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 #: found high byte first (a search skips in C to the next high byte; ``_CONTRACTION_DENSE``
 #: starts at the ``l`` or ``t`` instead, for text of mostly high bytes). Both find what
 #: ``(?<=[A-Za-z])([\x80-\xff])ll(?![A-Za-z])|(?<=n)([\x80-\xff])t(?![A-Za-z])`` finds, which
-#: tried its look-behind at every byte (tests/unit/test_langmodel.py).
+#: tried its look-behind at every byte (tests/detect/test_langmodel.py).
 _CONTRACTION = re.compile(rb"[\x80-\xff](?:(?<=[A-Za-z][\x80-\xff])(?=ll(?![A-Za-z]))"
                           rb"|(?<=n[\x80-\xff])(?=t(?![A-Za-z])))")
 _CONTRACTION_DENSE = re.compile(rb"l(?<=[A-Za-z][\x80-\xff]l)l(?![A-Za-z])|t(?<=n[\x80-\xff]t)(?![A-Za-z])")

@@ -777,10 +777,11 @@ def _segment_fix(m: re.Match, page: str) -> str | None:
     if "\ufffd" in piece or "?" in piece:
         return "\ufffd"
     if piece[0] in "\u00c3\u0413" and piece[1:].strip() == "":
-        after = m.string[m.end():]
         if len(piece) == 3:
             return "\u00e0 "  # the no-break space became the first space
-        if after.startswith(("s ", "quel", "quil")):
+        # (a look at the next characters in place: a slice of the rest of the text per run
+        # made a long text's repair quadratic, issue 16)
+        if m.string.startswith(("s ", "quel", "quil"), m.end()):
             return "\u00e0"
         return "\u00e0 "
     # (a space stands for a lost 0xA0 byte, D13 and D18)
@@ -817,7 +818,7 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
         covered += len(piece) - len(piece.encode("ascii", "ignore"))
         return out
 
-    out = _segment_re(page).sub(fix, text)
+    out = _sub(_segment_re(page), fix, text)
     if complete and covered < len(text) - len(text.encode("ascii", "ignore")):
         return None
     # One run alone is not enough evidence for a piecewise reading ("DrÃ¥ber" is a name in the
@@ -825,6 +826,33 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
     if changed >= 2 or (changed == 1 and strong):
         return out
     return None
+
+
+#: A long text's replacements are joined every this many pieces (:func:`_sub`).
+JOIN_EVERY = 1 << 12
+
+
+def _sub(pattern: re.Pattern, fix, text: str) -> str:
+    """``pattern.sub(fix, text)`` in memory near the output's size: ``re.sub`` keeps every
+    piece of the output (two small strings per match, about 10 times the text for mojibake
+    where every other word is a run) until it joins them; a long text's pieces are joined every
+    ``JOIN_EVERY`` pieces instead (issue 16: repair of 8 MB peaked at 29 times the input). The
+    same matches in the same order, so the same output."""
+    if len(text) <= COUNT_IN_ONE_CALL:
+        return pattern.sub(fix, text)
+    joined: list[str] = []
+    pieces: list[str] = []
+    prev = 0
+    for m in pattern.finditer(text):
+        pieces.append(text[prev:m.start()])
+        pieces.append(fix(m))
+        prev = m.end()
+        if len(pieces) >= JOIN_EVERY:
+            joined.append("".join(pieces))
+            pieces.clear()
+    pieces.append(text[prev:])
+    joined.append("".join(pieces))
+    return "".join(joined)
 
 
 def repair(text: str) -> Repair:

@@ -27,12 +27,14 @@ from . import formats
 from .formats import ReadContext, sniff
 from .model import Message
 
-__all__ = ["read", "read_bytes", "read_mbox", "sniff"]
+__all__ = ["MessageInput", "mbox_spans", "read", "read_bytes", "read_mbox", "sniff", "unquote_mbox"]
 
 _MBOXRD_QUOTE = re.compile(rb"^>(>*From )", re.M)
 _TIME_OF_DAY = re.compile(rb"[0-9]:[0-9][0-9]")
 
-Source = bytes | bytearray | memoryview | str | os.PathLike | BinaryIO | email.message.Message
+MessageInput = bytes | bytearray | memoryview | str | os.PathLike | BinaryIO | email.message.Message
+"""What :func:`read` and :func:`read_mbox` accept (not :class:`onemail.message.source.Source`,
+the place of a message inside a container)."""
 
 
 def _open(path) -> BinaryIO:
@@ -46,7 +48,7 @@ def _open(path) -> BinaryIO:
     return f
 
 
-def _load(source: Source) -> bytes:
+def _load(source: MessageInput) -> bytes:
     if isinstance(source, bytes):
         return source
     if isinstance(source, (bytearray, memoryview)):
@@ -82,7 +84,7 @@ def _stdlib_bytes(msg: email.message.Message) -> bytes:
     return out.getvalue()
 
 
-def read(source: Source, *, repair: bool = False) -> Message:
+def read(source: MessageInput, *, repair: bool = False) -> Message:
     """Read one message from ``source``; the format is sniffed (module docstring).
 
     :param source: ``bytes`` (or bytearray/memoryview), a path (``str`` / ``os.PathLike``), a
@@ -140,7 +142,7 @@ def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
     return Message("unknown", error="not a message: no header, mbox, Outlook .msg or TNEF signature")
 
 
-def read_mbox(source: Source, *, repair: bool = False) -> Iterator[Message]:
+def read_mbox(source: MessageInput, *, repair: bool = False) -> Iterator[Message]:
     """Yield every message of an mbox file (RFC 4155), in order (module docstring).
 
     Input that does not start with ``"From "`` is read as one message.
@@ -193,15 +195,27 @@ def mbox_spans(data: bytes | mmap.mmap) -> Iterator[tuple[int, int]]:
         if nl < 0:
             break
         if _TIME_OF_DAY.search(data, line, nl):
-            yield start, j  # the line feed before the separator is the mbox's, not the message's
+            # the line end before the separator is the mbox's, not the message's
+            yield start, j - 1 if data[j - 2:j] == b"\n\r" else j
             start = nl + 1
         pos = nl + 1
+    # the empty line that ends the last message is the mbox's too
+    if data[n - 2:n] == b"\n\n" and n - 1 >= start:
+        n -= 1
+    elif data[n - 4:n] == b"\r\n\r\n" and n - 2 >= start:
+        n -= 2
     yield start, n
+
+
+def unquote_mbox(chunk: bytes | mmap.mmap) -> bytes:
+    """Return the bytes of one mbox message with its ``">From "`` quoting undone (one ``>``
+    removed from each line matching ``>+From ``, the mboxrd way; module docstring)."""
+    chunk = bytes(chunk)
+    if b">From " in chunk:
+        chunk = _MBOXRD_QUOTE.sub(rb"\1", chunk)
+    return chunk
 
 
 def _mbox(data: bytes | mmap.mmap, ctx: ReadContext) -> Iterator[Message]:
     for start, end in mbox_spans(data):
-        chunk = data[start:end]
-        if b">From " in chunk:
-            chunk = _MBOXRD_QUOTE.sub(rb"\1", chunk)
-        yield read_bytes(chunk, "mbox", ctx)
+        yield read_bytes(unquote_mbox(data[start:end]), "mbox", ctx)
