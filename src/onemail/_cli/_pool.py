@@ -415,10 +415,17 @@ def _mb(n: int) -> str:
 
 def scan_work(shard) -> Iterator[tuple]:
     """``scan``'s work: for each message of ``shard``, ``(file, error, issue kinds, parts,
-    charsets)`` (plain values, cheap to send)."""
+    charsets)``; for each skipped path, ``(file, None, None, reason, detail)`` (plain values,
+    cheap to send)."""
+    from ..message.containers import Found
     from ..message.shards import messages
 
-    for msg, src in messages(shard):
+    for item in messages(shard):
+        if not isinstance(item, Found):
+            file = item.path if item.member is None else os.path.join(item.path, item.member)
+            yield file, None, None, item.reason, item.detail
+            continue
+        msg, src = item.message, item.source
         file = src.path if src.member is None else os.path.join(src.path, src.member)
         parts = 0
         charsets = []
@@ -444,16 +451,15 @@ def scan_files(files: list[str], summary: dict, jobs: int, *, progress: bool = F
 
     def on_items(shard, items) -> None:
         for file, error, kinds, parts, charsets in items:
+            if kinds is None:  # a skipped path: parts is its reason, charsets its detail
+                summary["unreadable"].append({"path": file, "error": charsets})
+                continue
             summary["messages"] += 1
             summary["parts"] += parts
             summary["issues"].update(kinds)
             summary["charsets"].update(charsets)
             if error is not None:
-                if getattr(shard, "kind", None) == "unreadable":
-                    summary["unreadable"].append({"path": file, "error": error})
-                    summary["messages"] -= 1
-                else:
-                    summary["failures"].append({"path": file, "error": error})
+                summary["failures"].append({"path": file, "error": error})
 
     bar = Progress() if progress else None
     target = shard_bytes(files, jobs)

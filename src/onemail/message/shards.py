@@ -2,47 +2,51 @@
 
 :func:`shards` plans the work for a list of paths; :func:`messages` (and, through the record
 builder, :func:`records`) reads one shard. Reading every shard, in any order, on any machine,
-gives the same messages with the same :class:`~onemail.message.source.Source` as reading the
-paths sequentially, once sorted on :meth:`Source.key`.
+gives the items of the sequential walk (:func:`onemail.message.containers.walk`: each
+:class:`~onemail.message.containers.Found` message with its :class:`~onemail.message.source.
+Source`, each :class:`~onemail.message.containers.Skipped` path), equal once sorted on
+:func:`key`.
 
 How each container is cut:
 
-* **An mbox** (a file starting with ``"From "``): byte ranges cut exactly at message
-  separators. The planner reads the file once, in blocks, and finds the separators with the very
-  rule :func:`onemail.read_mbox` splits with (:func:`onemail.message.reader.mbox_spans`), so a
-  shard starts at a separator line and ends where the last of its messages ends. Whole messages
-  are added to a shard until it holds at least ``target_bytes``; a message larger than that is a
-  shard of its own. A shard knows the number of its first message in the mbox and how many it
-  holds, so each message keeps its sequential index. Planning reads each mbox once, with plain
-  reads (never a memory map: a file truncated during planning is a short read, not a SIGBUS).
-* **A folder** (any folder: a Maildir, MH folder, a tree of ``.eml`` files): batches of its
-  files, in the order the sequential walk meets them, a batch closed when it holds
-  ``target_bytes`` or :data:`MAX_BATCH_FILES` files. An mbox of ``target_bytes`` or more found
-  in a folder is cut into byte ranges as above.
-* **A zip archive**: ranges of its members (by uncompressed size).
-* **Anything else** named on the command line (one ``.eml``, ``.msg``, TNEF, a FIFO, ``-``):
-  one shard, read whole.
+* **An mbox** (a file starting with ``"From "``, not named ``*.eml``, of ``target_bytes`` or
+  more): byte ranges cut exactly at message separators. The planner reads the file once, in
+  blocks, and finds the messages with the very rule the walk splits with
+  (:func:`onemail.message.reader.mbox_spans`), so a shard starts at a separator line and ends
+  where the last of its messages ends. Whole messages are added to a shard until it holds at
+  least ``target_bytes``; a message larger than that is a shard of its own. A shard knows the
+  index of its first message and how many it holds, so each message keeps its sequential index.
+  Planning reads each such mbox once with plain reads (never a memory map: a file truncated
+  while it is planned is a short read, not a SIGBUS).
+* **A folder** (a Maildir, an MH folder, any tree of files): batches of its files, closed when
+  a batch holds ``target_bytes`` or :data:`MAX_BATCH_FILES` files; each file is read by the
+  walk's own per-file step (:func:`onemail.message.containers.walk_file`). A large mbox found in
+  a folder is cut into byte ranges as above.
+* **Anything else** (a small mbox, an ``.eml``, ``.msg``, TNEF, a FIFO, ``-``): one shard, read
+  whole by the walk's per-file step.
 
 A shard describes what was planned: the file's size and modification time at planning
 (:attr:`Shard.size`, :attr:`Shard.mtime_ns`) and, for an mbox range, its exact bounds and message
-count. Reading checks them (M40): a file that is gone, no longer a regular file (turned into a
-FIFO: never opened, opening one would wait for a writer), or shorter than the range's end gives
-one error message for the whole shard at the shard's place; a range whose bytes no longer split
-into the planned messages gives the messages it does find and one error message after them.
-Reading a shard never raises on what it finds on disk, and never touches another shard's bytes.
+count. Reading checks them (M40): an mbox that is gone, no longer a regular file (turned into a
+FIFO: never opened, opening one would wait for a writer), or shorter than the range's end is one
+``Found`` item for the whole range, its :class:`Source` the range (first index, offset, length)
+and its message's :attr:`~onemail.message.Message.error` what changed; a range whose bytes no
+longer split into the planned messages gives the messages it does find, then one such item for
+the rest. A file of a batch is checked as the walk checks a folder's files (a FIFO is a
+``Skipped`` item, ``not-regular``). Reading a shard never raises on what it finds on disk, and
+never touches another shard's bytes.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
-import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .formats import ReadContext, sniff
+from .containers import MAIL_SUFFIXES, Found, Skipped, recognise, walk, walk_file
+from .formats import ReadContext
 from .model import Message
 from .source import Source
 
@@ -51,6 +55,7 @@ __all__ = [
     "KINDS",
     "MAX_BATCH_FILES",
     "Shard",
+    "key",
     "messages",
     "records",
     "shards",
@@ -59,22 +64,20 @@ __all__ = [
 DEFAULT_TARGET_BYTES = 16 << 20
 """Bytes of input a shard holds at least (its last message completes it), 16 MiB: small enough
 that a 200 MB mbox gives a dozen shards to balance over the cores and that a worker holds one
-shard in memory at a time (about 16 MiB beside the ~60 MB of a process that has read mail), large
-enough that the work per shard (about 1 s of decoding on one core) dwarfs the cost of handing it
-to a worker (milliseconds, also for a Dask or Spark task)."""
+shard in memory at a time (16 MiB beside the ~60 MB of a process that has read mail), large
+enough that the work per shard (a few seconds of decoding on one core) dwarfs the cost of
+handing it to a worker (milliseconds, also for a Dask or Spark task)."""
 
 MAX_BATCH_FILES = 512
 """Files of a folder in one shard at most: a batch of small messages is closed after this many
 even below ``target_bytes``, so that a Maildir of 1 KB messages still spreads over the workers
 and a retried shard repeats little work."""
 
-KINDS = frozenset({"mbox", "files", "zip", "whole", "unreadable"})
+KINDS = frozenset({"mbox", "files", "whole", "skipped"})
 """What a :class:`Shard` covers (:attr:`Shard.kind`)."""
 
-_BOM = b"\xef\xbb\xbf"
 _BLOCK = 8 << 20  # bytes the planner reads at a time
-_SNIFF = 4096
-_MBOXRD_QUOTE = re.compile(rb"^>(>*From )", re.M)
+_HEAD = 64 << 10  # bytes read to recognise a large file (containers.HEAD_BYTES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,24 +85,20 @@ class Shard:
     """One piece of work (module docstring). Frozen, picklable, comparable.
 
     :param kind: one of :data:`KINDS`: ``"mbox"`` (a byte range of an mbox), ``"files"`` (a
-        batch of a folder's files), ``"zip"`` (a range of a zip archive's members), ``"whole"``
-        (one file or stream read whole), ``"unreadable"`` (a path that could not be planned;
-        reading it gives one error message).
+        batch of a folder's files), ``"whole"`` (one file or stream read whole), ``"skipped"``
+        (a path the planner could not read: reading gives its ``Skipped`` item).
     :param path: the path as named by the caller (:attr:`Source.path` of every message).
-    :param member: for ``"mbox"`` and ``"whole"``: the file inside the folder ``path`` holding
-        the messages (``/``-separated, relative to ``path``), or ``None`` when ``path`` is
-        the file itself.
-    :param start: ``"mbox"``: byte offset of the first separator line in the file;
-        ``"zip"``: index of the first member (in the archive's order); else 0.
-    :param end: ``"mbox"``: byte offset where the last message ends (the line feed before the
-        next separator, or the end of the file); ``"zip"``: index past the last member; else 0.
-    :param index: the index (:attr:`Source.index`) of the shard's first message.
-    :param count: ``"mbox"``: messages planned; ``"files"`` / ``"zip"``: files or members.
-    :param members: ``"files"``: the batch's files relative to ``path`` (``/``-separated);
-        ``"zip"``: the names of the members ``start`` to ``end``.
-    :param size: the file's size in bytes at planning (``"files"``: the batch's total), or -1.
+    :param member: ``"mbox"``, ``"whole"``, ``"skipped"``: the file inside the folder ``path``
+        (``/``-separated, relative to ``path``), or ``None`` when ``path`` is the file itself.
+    :param start: ``"mbox"``: byte offset of the first separator line in the file; else 0.
+    :param end: ``"mbox"``: byte offset where the last message ends (as
+        :attr:`Source.offset` + :attr:`Source.length` of that message); else 0.
+    :param index: ``"mbox"``: the :attr:`Source.index` of the first message.
+    :param count: ``"mbox"``: messages planned; ``"files"``: files in the batch.
+    :param members: ``"files"``: the batch's files relative to ``path`` (``/``-separated).
+    :param size: bytes of the file at planning (``"files"``: of the batch), or -1 (unknown).
     :param mtime_ns: the file's modification time at planning (ns), or -1.
-    :param problem: ``"unreadable"``: why (the ``OSError`` message, "not a regular file").
+    :param problem: ``"skipped"``: ``(reason, detail)`` of the ``Skipped`` item.
     """
 
     kind: str
@@ -112,7 +111,7 @@ class Shard:
     members: tuple[str, ...] = field(default=())
     size: int = -1
     mtime_ns: int = -1
-    problem: str | None = None
+    problem: tuple[str, str] | None = None
 
     @property
     def file(self) -> str:
@@ -121,11 +120,20 @@ class Shard:
 
     @property
     def weight(self) -> int:
-        """The bytes of input the shard covers (for progress): an mbox range's length, else
-        :attr:`size` (0 when unknown)."""
+        """The bytes of input the shard covers (for progress and cost): an mbox range's length,
+        else :attr:`size` (0 when unknown)."""
         if self.kind == "mbox":
             return self.end - self.start
         return max(self.size, 0)
+
+
+def key(item: Found | Skipped) -> tuple:
+    """The sort key of a walk item: :meth:`Source.key` of a message; a skipped path sorts at
+    its place (its path, archive, member, folder and offset) as a source there would."""
+    if isinstance(item, Found):
+        return item.source.key()
+    return Source(item.path, item.container or "eml", item.member, 0, item.offset,
+                  folder=item.folder, archive=item.archive).key()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,15 +142,15 @@ class Shard:
 
 def shards(paths: Iterable[str | os.PathLike[str]], *,
            target_bytes: int = DEFAULT_TARGET_BYTES) -> Iterator[Shard]:
-    """Plan ``paths`` into shards (module docstring), lazily, in sequential reading order.
+    """Plan ``paths`` into shards (module docstring), lazily, in the walk's order.
 
     :param paths: files and folders (``str`` or ``os.PathLike``); ``"-"`` is standard input
         (one ``"whole"`` shard, readable only in the process that has that input).
     :param target_bytes: bytes a shard holds at least (its last message or file completes it);
         a positive ``int``.
-    :returns: an iterator of :class:`Shard`; a path that cannot be planned (missing, a folder
-        that cannot be listed, a socket) is one ``"unreadable"`` shard. Never raises ``OSError``.
-    :raises TypeError: ``paths`` is a single string, or ``target_bytes`` is not an ``int``.
+    :returns: an iterator of :class:`Shard`. A path that cannot be planned (missing, a folder
+        that cannot be listed, a socket) is a ``"skipped"`` shard. Never raises ``OSError``.
+    :raises TypeError: ``paths`` is a single path, or ``target_bytes`` is not an ``int``.
     :raises ValueError: ``target_bytes`` is not positive.
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
@@ -152,7 +160,8 @@ def shards(paths: Iterable[str | os.PathLike[str]], *,
     if target_bytes < 1:
         raise ValueError(f"target_bytes must be positive, not {target_bytes}")
     for p in paths:
-        yield from _plan_path(os.fspath(p), target_bytes)
+        p = os.fspath(p)
+        yield from _plan_path(os.fsdecode(p) if isinstance(p, bytes) else p, target_bytes)
 
 
 def _plan_path(path: str, target: int) -> Iterator[Shard]:
@@ -161,60 +170,60 @@ def _plan_path(path: str, target: int) -> Iterator[Shard]:
         return
     try:
         st = os.stat(path)
-    except OSError as exc:
-        yield Shard("unreadable", path, problem=_problem(path, exc))
+    except OSError:
+        yield Shard("whole", path)  # the walk's per-file step says why
         return
     if stat.S_ISDIR(st.st_mode):
         yield from _plan_folder(path, st, target)
-    elif stat.S_ISFIFO(st.st_mode):
-        yield Shard("whole", path)
-    elif not stat.S_ISREG(st.st_mode):
-        yield Shard("unreadable", path, problem=_not_regular(st.st_mode))
-    else:
+    elif stat.S_ISREG(st.st_mode) and st.st_size >= target:
         yield from _plan_file(path, None, st, target)
+    else:
+        yield Shard("whole", path, size=st.st_size if stat.S_ISREG(st.st_mode) else -1,
+                    mtime_ns=st.st_mtime_ns)
 
 
 def _plan_file(path: str, member: str | None, st: os.stat_result, target: int) -> Iterator[Shard]:
-    """A regular file named by the caller (``member`` None) or found in a folder."""
+    """A regular file of ``target`` bytes or more: byte ranges when it is an mbox the walk
+    splits, else one ``"whole"`` shard."""
     file = path if member is None else os.path.join(path, member)
+    whole = Shard("whole", path, member, size=st.st_size, mtime_ns=st.st_mtime_ns)
     try:
         with _open_regular(file) as f:
-            head = f.read(_SNIFF)
-            if head.startswith(b"PK\x03\x04") and member is None and zipfile.is_zipfile(f):
-                yield from _plan_zip(path, st, target)
+            head = f.read(_HEAD)
+            hint = member is None or file.lower().endswith(MAIL_SUFFIXES)
+            # the walk reads an mbox named *.eml as one message after its envelope line
+            if (not head.startswith(b"From ") or recognise(head, hint=hint) != "mbox"
+                    or file.lower().endswith(".eml")):
+                yield whole
                 return
-            base = 3 if head.startswith(_BOM + b"From ") else 0
-            if head[base:base + 5] != b"From " or st.st_size < target and member is not None:
-                yield Shard("whole", path, member, size=st.st_size, mtime_ns=st.st_mtime_ns)
-                return
-            yield from _plan_mbox(f, path, member, base, st, target)
-    except OSError as exc:
-        yield Shard("unreadable", path, member, problem=_problem(file, exc))
+            yield from _plan_mbox(f, path, member, st, target)
+    except OSError:
+        yield whole  # the walk's per-file step says why
 
 
-def _plan_mbox(f, path: str, member: str | None, base: int, st: os.stat_result,
+def _plan_mbox(f, path: str, member: str | None, st: os.stat_result,
                target: int) -> Iterator[Shard]:
     """Cut an open mbox into ranges of whole messages (module docstring).
 
     The file is read in blocks into a window that always starts at a separator line; the
-    window's spans are final except the last one (its message may go on past the window), which
-    starts the next window. A message larger than a block grows the window geometrically, so
-    each byte is scanned a bounded number of times.
+    window's spans are final except the last one (its message may go on past the window, and
+    the rule treats the end of the data specially), which starts the next window. A message
+    larger than a block grows the window geometrically, so each byte is scanned a bounded number
+    of times. A separator line starts after the last line feed before its message.
     """
     from .reader import mbox_spans
 
     size, mtime = st.st_size, st.st_mtime_ns
-    w0 = base  # file offset of the window's first byte: the start of a separator line
-    f.seek(w0)
-    window = f.read(min(_BLOCK, size - w0))
+    w0 = 0  # file offset of the window's first byte: the start of a separator line
+    f.seek(0)
+    window = f.read(min(_BLOCK, size))
     index = 0
     first = -1  # separator offset of the open shard's first message, -1: none open
     first_index = count = last_end = 0
     while True:
         eof = w0 + len(window) >= size or not window
-        held = None  # (separator, end) of the window's last span, relative to the window
-        sep = 0
-        for _start, e in mbox_spans(window):
+        held: tuple[int, int] | None = None  # (separator, end) of the window's last span
+        for s, e in mbox_spans(window):
             if held is not None:  # the previous span is final: another one follows it
                 hs, he = held
                 if first < 0:
@@ -226,8 +235,7 @@ def _plan_mbox(f, path: str, member: str | None, base: int, st: os.stat_result,
                     yield Shard("mbox", path, member, first, last_end, first_index, count,
                                 size=size, mtime_ns=mtime)
                     first = -1
-            held = (sep, e)
-            sep = e + 1
+            held = (window.rfind(b"\n", 0, s - 1) + 1, e)
         if eof:
             if held is not None:
                 if first < 0:
@@ -246,25 +254,9 @@ def _plan_mbox(f, path: str, member: str | None, base: int, st: os.stat_result,
             size = w0 + len(window)
 
 
-def _plan_zip(path: str, st: os.stat_result, target: int) -> Iterator[Shard]:
-    try:
-        with zipfile.ZipFile(path) as zf:
-            infos = [i for i in zf.infolist() if not i.is_dir()]
-    except (OSError, zipfile.BadZipFile, ValueError) as exc:
-        yield Shard("unreadable", path, problem=f"zip archive not readable: {exc}")
-        return
-    start, acc = 0, 0
-    for n, info in enumerate(infos):
-        acc += info.file_size
-        if acc >= target or n + 1 - start >= MAX_BATCH_FILES or n + 1 == len(infos):
-            yield Shard("zip", path, None, start, n + 1, 0, n + 1 - start,
-                        tuple(i.filename for i in infos[start:n + 1]), st.st_size, st.st_mtime_ns)
-            start, acc = n + 1, 0
-
-
 def _plan_folder(top: str, st: os.stat_result, target: int) -> Iterator[Shard]:
-    """Batches of a folder's files in the sequential walk's order (:mod:`onemail._walk`)."""
-    from .._walk import walk
+    """Batches of a folder's files (:mod:`onemail._walk`: the same files as the walk's)."""
+    from .._walk import walk as files_under
 
     batch: list[str] = []
     acc = 0
@@ -275,27 +267,25 @@ def _plan_folder(top: str, st: os.stat_result, target: int) -> Iterator[Shard]:
         batch, acc = [], 0
         return shard
 
-    for file, problem in walk([top]):
+    for file, problem in files_under([top]):
         rel = os.path.relpath(file, top).replace(os.sep, "/")
         if problem is not None:
             if batch:
                 yield close()
-            yield Shard("unreadable", top, rel, problem=problem)
+            reason = "not-regular" if problem.startswith("not a regular file") else "unreadable"
+            yield Shard("skipped", top, None if rel == "." else rel, problem=(reason, problem))
             continue
         try:
             fst = os.stat(file)
-        except OSError as exc:
-            if batch:
-                yield close()
-            yield Shard("unreadable", top, rel, problem=_problem(file, exc))
-            continue
-        if fst.st_size >= target:  # a large file: an mbox is cut into ranges
+        except OSError:
+            fst = None
+        if fst is not None and fst.st_size >= target:  # a large file: an mbox is cut into ranges
             if batch:
                 yield close()
             yield from _plan_file(top, rel, fst, target)
             continue
         batch.append(rel)
-        acc += fst.st_size
+        acc += fst.st_size if fst is not None else 0
         if acc >= target or len(batch) >= MAX_BATCH_FILES:
             yield close()
     if batch:
@@ -306,37 +296,38 @@ def _plan_folder(top: str, st: os.stat_result, target: int) -> Iterator[Shard]:
 # reading
 
 
-def messages(shard: Shard, *, repair: bool = False) -> Iterator[tuple[Message, Source]]:
-    """Yield each message of ``shard`` with its place, in sequential order (module docstring).
+def messages(shard: Shard, *, repair: bool = False) -> Iterator[Found | Skipped]:
+    """Yield the walk items of ``shard`` (module docstring), in the walk's order.
 
     :param shard: a :class:`Shard` from :func:`shards` (planned in this or another process).
     :param repair: as for :func:`onemail.read`.
-    :returns: ``(Message, Source)`` pairs. What changed on disk since planning, or cannot be
-        read, is a message whose :attr:`Message.error` says so, at the shard's place (M40).
-        Never raises ``OSError``.
+    :returns: :class:`~onemail.message.containers.Found` messages and
+        :class:`~onemail.message.containers.Skipped` items, as
+        :func:`~onemail.message.containers.walk` gives them for the same files; an mbox range
+        that changed since planning is a message with an error in its place (M40). Never
+        raises ``OSError``.
     :raises TypeError: ``shard`` is not a :class:`Shard`.
     """
     if not isinstance(shard, Shard):
         raise TypeError(f"shard must be a Shard, not {type(shard).__name__}")
-    from .reader import read_bytes
-
-    ctx = ReadContext(repair, 0, read_bytes)
     if shard.kind == "mbox":
-        yield from _read_mbox_range(shard, ctx)
+        yield from _read_mbox_range(shard, repair)
     elif shard.kind == "files":
         for rel in shard.members:
-            yield from _read_file(shard.path, rel, ctx)
-    elif shard.kind == "zip":
-        yield from _read_zip(shard, ctx)
+            yield from _read_file(shard.path, rel, repair)
     elif shard.kind == "whole":
-        yield from _read_file(shard.path, shard.member, ctx)
+        if shard.path == "-":
+            yield from walk(["-"], repair=repair)
+        else:
+            yield from _read_file(shard.path, shard.member, repair)
     else:
-        yield _failed(shard, shard.problem or "not readable")
+        reason, detail = shard.problem or ("unreadable", "")
+        yield Skipped(shard.path, reason, detail, member=shard.member)
 
 
-def records(shard: Shard, *, repair: bool = False) -> Iterator[tuple[Message, Source]]:
-    """Yield the records of ``shard``, in sequential order: for now the ``(Message, Source)``
-    pairs of :func:`messages` (the record dicts of issue 14 once their builder is on main).
+def records(shard: Shard, *, repair: bool = False) -> Iterator[Found | Skipped]:
+    """Yield the records of ``shard``, in the walk's order: for now the items of
+    :func:`messages` (the record dicts of issue 14 once their builder is on main).
 
     :param shard: a :class:`Shard` from :func:`shards`.
     :param repair: as for :func:`onemail.read`.
@@ -345,33 +336,38 @@ def records(shard: Shard, *, repair: bool = False) -> Iterator[tuple[Message, So
     return messages(shard, repair=repair)
 
 
-def _source(shard: Shard, **kw) -> Source:
-    container = kw.pop("container", "mbox")
-    return Source(shard.path, container, shard.member, **kw)
+def _read_file(path: str, member: str | None, repair: bool) -> Iterator[Found | Skipped]:
+    """One file by the walk's per-file step, after a check that it is still what the walk
+    would open: inside a folder a regular file (a FIFO is never opened), named a regular file
+    or a FIFO."""
+    file = path if member is None else os.path.join(path, member)
+    try:
+        mode = os.stat(file).st_mode
+    except OSError:
+        mode = None  # the per-file step says why
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) and member is None):
+        from .._walk import not_regular
 
-
-def _failed(shard: Shard, why: str) -> tuple[Message, Source]:
-    """The one error message standing for a shard (or the rest of one) that cannot be read."""
-    if shard.kind == "mbox":
-        src = _source(shard, index=shard.index, offset=shard.start, length=shard.end - shard.start)
-    elif shard.kind in ("files", "zip") and shard.members:
-        src = Source(shard.path, "zip" if shard.kind == "zip" else "eml", shard.members[0])
+        yield Skipped(path, "not-regular", not_regular(mode), member=member)
+        return
+    if member is None:
+        yield from walk_file(file, repair=repair)
     else:
-        src = Source(shard.path, "eml", shard.member)
-    return Message("unknown", error=why), src
+        yield from walk_file(file, root=path, member=member, repair=repair)
 
 
-def _read_mbox_range(shard: Shard, ctx: ReadContext) -> Iterator[tuple[Message, Source]]:
-    from .reader import read_bytes
+def _read_mbox_range(shard: Shard, repair: bool) -> Iterator[Found]:
+    from .reader import read_bytes, unquote_mbox
 
+    ctx = ReadContext(repair, 0, read_bytes)
     for src, chunk, error in _mbox_range_pieces(shard):
-        yield (Message("unknown", error=error) if error is not None
-               else read_bytes(chunk, "mbox", ctx)), src
+        yield Found(src, Message("mbox", error=error) if error is not None
+                    else read_bytes(unquote_mbox(chunk), "mbox", ctx))
 
 
 def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, bytes, str | None]]:
     """Yield ``(source, message bytes, None)`` for each message of an mbox range, or
-    ``(source, b"", why)`` for what cannot be read.
+    ``(source of the range's rest, b"", why)`` for what cannot be read.
 
     The planned range is read with a little of what follows it (the next separator line and
     the line after it), so the split rule sees what it saw when planning; the split must give
@@ -383,53 +379,54 @@ def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, bytes, str | None
         with _open_regular(shard.file) as f:
             size = os.fstat(f.fileno()).st_size
             if size < shard.end:
-                yield _failed_piece(shard, f"mbox changed since planned: {size} bytes, the "
-                                           f"shard ends at byte {shard.end}")
+                yield _failed(shard, f"mbox changed since planned: {size} bytes, the shard "
+                                     f"ends at byte {shard.end}")
                 return
             data = _read_range(f, shard.start, shard.end, size)
     except OSError as exc:
-        yield _failed_piece(shard, _problem(shard.file, exc))
+        yield _failed(shard, f"mbox changed since planned: {_problem(shard.file, exc)}")
         return
     length = shard.end - shard.start
     if len(data) < length:
-        yield _failed_piece(shard, f"mbox changed since planned: it ends at byte "
-                                   f"{shard.start + len(data)}, the shard at byte {shard.end}")
+        yield _failed(shard, f"mbox changed since planned: it ends at byte "
+                             f"{shard.start + len(data)}, the shard at byte {shard.end}")
         return
     found = last = 0
     for s, e in mbox_spans(data):
         if found == shard.count or e > length:
             break
-        yield _source(shard, index=shard.index + found, offset=shard.start + s,
-                      length=e - s), _unquote(data[s:e]), None
+        yield Source(shard.path, "mbox", shard.member, shard.index + found, shard.start + s,
+                     e - s), data[s:e], None
         found += 1
         last = e
         if e == length:
             break
     if found != shard.count or last != length:
-        rest = Shard("mbox", shard.path, shard.member, shard.start + (last + 1 if found else 0), shard.end,
-                     shard.index + found, shard.count - found)
-        yield _failed_piece(rest, f"mbox changed since planned: {found} of {shard.count} "
-                                  "messages found in the shard's range")
+        start = shard.start + (data.find(b"\n", last) + 1 if found else 0)
+        rest = Shard("mbox", shard.path, shard.member, start, shard.end, shard.index + found,
+                     shard.count - found)
+        yield _failed(rest, f"mbox changed since planned: {found} of {shard.count} messages "
+                            "found in the shard's range")
 
 
-def _failed_piece(shard: Shard, why: str) -> tuple[Source, bytes, str]:
-    return _failed(shard, why)[1], b"", why
-
-
-def _unquote(chunk: bytes) -> bytes:
-    """Undo mboxrd ``>From`` quoting, as :func:`onemail.read_mbox` does."""
-    return _MBOXRD_QUOTE.sub(rb"\1", chunk) if b">From " in chunk else chunk
+def _failed(shard: Shard, why: str) -> tuple[Source, bytes, str]:
+    """The one error message standing for an mbox range (or the rest of one) not read: its
+    source is the range (first index, offset, length)."""
+    src = Source(shard.path, "mbox", shard.member, shard.index, shard.start, shard.end - shard.start)
+    last = shard.index + shard.count - 1
+    return src, b"", f"{why} (messages {shard.index}-{last}, bytes {shard.start}-{shard.end})"
 
 
 def _read_range(f, start: int, end: int, size: int) -> bytes:
-    """Bytes ``start`` to ``end`` of ``f``, then the following lines up to two line feeds (the
-    next separator line and the line after it), or to the end of the file."""
+    """Bytes ``start`` to ``end`` of ``f``, then what follows up to three line feeds (the end of
+    the range's last line, the next separator line and the line after it), or to the end of
+    the file."""
     f.seek(start)
     data = f.read(end - start)
     if len(data) < end - start or end >= size:
         return data
     tail = b""
-    while tail.count(b"\n") < 2:
+    while tail.count(b"\n") < 3:
         more = f.read(4096)
         if not more:
             break
@@ -437,103 +434,31 @@ def _read_range(f, start: int, end: int, size: int) -> bytes:
     return data + tail
 
 
-def _read_file(path: str, member: str | None, ctx: ReadContext) -> Iterator[tuple[Message, Source]]:
-    """A file read whole: one message, or the messages of an mbox."""
-    from .reader import mbox_spans, read_bytes
-
-    file = path if member is None else os.path.join(path, member)
-    try:
-        if path == "-":
-            import sys
-
-            data = sys.stdin.buffer.read()
-            container = "stdin"
-        else:
-            with _open_regular(file, fifo=member is None) as f:
-                data = f.read()
-            container = "eml"
-    except OSError as exc:
-        yield Message("unknown", error=_problem(file, exc)), Source(path, "eml", member)
-        return
-    base = 3 if data.startswith(_BOM + b"From ") else 0
-    fmt = sniff(data[base:base + _SNIFF])
-    if fmt != "mbox":
-        kind = fmt if fmt in ("msg", "tnef") else container
-        yield read_bytes(data, None, ctx), Source(path, kind, member)
-        return
-    if base:
-        data = data[base:]
-    for n, (s, e) in enumerate(mbox_spans(data)):
-        yield (read_bytes(_unquote(data[s:e]), "mbox", ctx),
-               Source(path, "mbox", member, n, base + s, e - s))
-
-
-def _read_zip(shard: Shard, ctx: ReadContext) -> Iterator[tuple[Message, Source]]:
-
-    try:
-        f = _open_regular(shard.path)
-    except OSError as exc:
-        yield _failed(shard, _problem(shard.path, exc))
-        return
-    with f:
-        try:
-            zf = zipfile.ZipFile(f)
-        except (OSError, zipfile.BadZipFile, ValueError) as exc:
-            yield _failed(shard, f"zip archive not readable: {exc}")
-            return
-        yield from _read_zip_members(shard, zf, ctx)
-
-
-def _read_zip_members(shard: Shard, zf: zipfile.ZipFile,
-                      ctx: ReadContext) -> Iterator[tuple[Message, Source]]:
-    from .reader import read_bytes
-
-    with zf:
-        for name in shard.members:
-            try:
-                data = zf.read(name)
-            except (OSError, KeyError, zipfile.BadZipFile, ValueError, EOFError) as exc:
-                yield Message("unknown", error=f"zip member not readable: {exc}"), Source(
-                    shard.path, "zip", name)
-                continue
-            yield read_bytes(data, None, ctx), Source(shard.path, "zip", name)
-
-
 # ---------------------------------------------------------------------------------------------
 # files
 
 
-def _open_regular(file: str, *, fifo: bool = False):
+def _open_regular(file: str):
     """Open ``file`` for reading bytes without ever blocking: ``O_NONBLOCK`` (a path that turned
-    into a FIFO opens at once instead of waiting for a writer), then only a regular file (or,
-    with ``fifo``, a FIFO) is kept; anything else raises ``OSError`` (``EINVAL``)."""
+    into a FIFO opens at once instead of waiting for a writer), then only a regular file is
+    kept; anything else raises ``OSError`` (``EINVAL``)."""
     fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         mode = os.fstat(fd).st_mode
-        if stat.S_ISFIFO(mode) and fifo:
-            os.set_blocking(fd, True)
-        elif not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, _not_regular(mode), file)
-        else:
-            os.set_blocking(fd, True)
+        if not stat.S_ISREG(mode):
+            from .._walk import not_regular
+
+            raise OSError(errno.EINVAL, not_regular(mode), file)
+        os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
     return os.fdopen(fd, "rb")
 
 
-def _not_regular(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"),
-                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
-                       (stat.S_ISDIR, "folder")):
-        if test(mode):
-            return f"not a regular file ({name})"
-    return "not a regular file"
-
-
 def _problem(path: str, exc: OSError) -> str:
-    if exc.errno == errno.EINVAL and exc.strerror and exc.strerror.startswith("not a regular"):
-        return exc.strerror
-    if os.path.islink(path):
-        return f"unreachable symbolic link ({exc.strerror or exc})"
-    return exc.strerror or str(exc)
+    from .._walk import stat_problem
+
+    if exc.errno == errno.EINVAL and (exc.strerror or "").startswith("not a regular"):
+        return exc.strerror or "not a regular file"
+    return stat_problem(path, exc)
