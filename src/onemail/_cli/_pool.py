@@ -427,6 +427,8 @@ def scan_work(shard) -> Iterator[tuple]:
             continue
         msg, src = item.message, item.source
         file = src.path if src.member is None else os.path.join(src.path, src.member)
+        if msg is None:  # only a walk with read=False gives none
+            continue
         parts = 0
         charsets = []
         for part in msg.walk():
