@@ -23,7 +23,9 @@ Recognition (:func:`recognise`) looks at the content; a file name's suffix is on
   A file whose first line is a header line but holds none of those fields, or whose header
   section is empty, is read as a message only when its name ends in a mail suffix
   (:data:`MAIL_SUFFIXES`) or it was named by the caller; else it is skipped as ``not-mail``
-  (a folder of notes, a ``README`` with ``Title:``). A file starting with ``"From "`` is an
+  (a folder of notes, a ``README`` with ``Title:``). A file so named or hinted whose content is
+  no mail at all is still read: its message has :attr:`Message.error` set (a failure, not a
+  skip: its name says it should have been mail). A file starting with ``"From "`` is an
   mbox whatever its name (an ``.eml`` saved with its envelope line is an mbox of one message).
 * a folder is walked in name order (:func:`~onemail.message.source.name_key`: ``2`` before
   ``10``), depth first, files and sub-folders in one order (so that :meth:`Source.key` sorts
@@ -71,7 +73,7 @@ from .formats import ReadContext
 from .mbox import MAIL_FIELDS, begins_header, read_span, spans
 from .model import Message
 from .reader import read_bytes
-from .source import Source, name_key
+from .source import Source, name_key, place_name
 
 __all__ = [
     "COMPRESSIONS",
@@ -200,16 +202,9 @@ class Skipped:
 
     @property
     def where(self) -> str:
-        """``path``, then ``/member`` (or ``!member`` inside an archive) and ``:folder``: a
-        human name of the place (not escaped: escape it before printing on a terminal)."""
-        out = self.path
-        if self.archive:
-            out += "/" + self.archive
-        if self.member:
-            out += ("!" if self.archive is not None else "/") + self.member
-        if self.folder:
-            out += ":" + self.folder
-        return out
+        """A human name of the place (:func:`~onemail.message.source.place_name`; not escaped:
+        escape it before printing on a terminal)."""
+        return place_name(self.path, self.member, self.archive, self.folder)
 
     def to_json(self) -> dict[str, object]:
         """Return ``{"path", "reason", "detail"}`` and the other fields that are set."""
@@ -483,7 +478,7 @@ def _data(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) 
             yield place.skipped("empty", "an mbox without a message (a From line and nothing after it)",
                                 container=container)
         return
-    if kind is None and not place.named:
+    if kind is None and not hint:
         yield place.skipped("not-mail", "no message, mbox, Outlook .msg, TNEF, PST, compressed or "
                             "zip signature, and no mail header field")
         return
