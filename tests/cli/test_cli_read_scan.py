@@ -193,7 +193,8 @@ def test_help_names_content_recognition_and_exit_codes(capsys):
         assert main([command, "--help"]) == 0
         text = " ".join(capsys.readouterr().out.split())
         assert "found by content, whatever the names" in text
-        assert "Exit codes: 0 done, 1 some input could not be read (reported), 2 usage." in text
+        assert ("Exit codes: 0 done, 1 some input could not be read (reported), 2 usage, 130 / 143 "
+                "stopped by SIGINT / SIGTERM.") in text
 
 
 def test_jobs_keep_the_lines_in_order(tmp_path, capsys):

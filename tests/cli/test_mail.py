@@ -49,7 +49,8 @@ def test_scan_reports_unreadable_and_junk(tmp_path, capsys):
     assert main(["scan", str(tmp_path), str(tmp_path / "missing.eml"), "--json"]) == 1
     out = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert (out["files"], out["messages"], out["parts"]) == (3, 3, 2)
-    assert out["failures"] == [{"source": {"path": str(tmp_path), "container": "eml", "member": "junk.eml",
+    assert out["failures"] == [{"path": str(tmp_path / "junk.eml"),
+                                "source": {"path": str(tmp_path), "container": "eml", "member": "junk.eml",
                                            "index": 0, "offset": 0, "length": 300},
                                 "error": "not a message: no header, mbox, Outlook .msg or TNEF signature"}]
     assert out["unreadable"] == [{"path": str(tmp_path / "missing.eml"), "reason": "unreadable",

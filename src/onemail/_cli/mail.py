@@ -23,8 +23,14 @@ forge a line of the output or drive the terminal; body texts are escaped with th
 kept when standard output is a terminal (exact in a pipe), binary parts are never printed, and
 a long text part is cut (:data:`TEXT_CHARS`, ``--full`` for all of it) with a note.
 
+With ``--jobs`` above 1 the paths are cut into shards (:mod:`onemail.message.shards`: one big
+mbox too) run by :mod:`onemail._cli._pool`: a worker that dies costs only its shard (retried
+once, then reported), Ctrl-C and SIGTERM print the summary of what finished; the lines come out
+in walk order all the same.
+
 Exit codes: 0 done; 1 some input could not be read (a failure, an unreadable, damaged or
-bounded path, a named path that is no mail; each is reported); 2 usage.
+bounded path, a named path that is no mail, a worker lost; each is reported); 2 usage; 130 /
+143 stopped by SIGINT / SIGTERM (the summary covers what finished).
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ _RECOGNITION = ("Messages are found by content, whatever the names: .eml, mbox (
                 "mboxcl, mboxcl2, bare From lines), Maildir, MH, Outlook .msg, TNEF, PST/OST "
                 "(onemail[pst]), and .gz, .bz2, .xz and .zip files of these. '-' reads standard "
                 "input; FIFOs work. Exit codes: 0 done, 1 some input could not be read (reported), "
-                "2 usage.")
+                "2 usage, 130 / 143 stopped by SIGINT / SIGTERM.")
 
 
 def add_parser(sub) -> None:
@@ -319,6 +325,8 @@ class Summary:
         self.failures: list[dict] = []
         self.skipped: list[dict] = []
         self.by_kind: dict[str, list[str]] = {}  # issue kind -> places (for --list)
+        self.pool: dict = {}  # what the pool of --jobs adds (onemail._cli._pool), when it happens
+        self.exit: int | None = None  # the pool's exit code (a stop, a lost worker)
 
     def add(self, line: dict) -> None:
         if line["type"] == "skipped":
@@ -329,7 +337,8 @@ class Summary:
         self.issues.update(line["issues"])
         self.charsets.update(line["charsets"])
         if line["error"]:
-            self.failures.append({"source": line["source"], "error": line["error"]})
+            self.failures.append({"path": _json_place(line["source"]), "source": line["source"],
+                                  "error": line["error"]})
         for kind in line["issues"]:
             self.by_kind.setdefault(kind, []).append(_json_place(line["source"]))
 
@@ -350,7 +359,8 @@ class Summary:
                 "failures": self.failures,
                 "skipped": ranked(Counter(s["reason"] for s in self.skipped)),
                 "unreadable": [{"path": _json_place(s), "reason": s["reason"], "error": s["detail"]}
-                               for s in self.skipped if s["reason"] in PROBLEMS]}
+                               for s in self.skipped if s["reason"] in PROBLEMS],
+                **self.pool}
 
 
 def _json_place(src: dict) -> str:
@@ -363,14 +373,25 @@ def _json_place(src: dict) -> str:
     return out
 
 
-def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit=None) -> Summary:
-    """Scan ``paths`` on ``jobs`` processes; return the :class:`Summary`; ``emit(line)`` is
-    called with each message and skipped line in walk order.
+def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit=None) -> dict:
+    """Scan ``paths`` on ``jobs`` processes; return the summary line of ``scan --json`` (a
+    dict: ``files``, ``messages``, ``parts``, ``issues``, ``charsets``, ``failures``,
+    ``skipped``, ``unreadable``, and the pool's keys when they happen); ``emit(line)`` is called
+    with each message and skipped line in walk order."""
+    return scan_summary(paths, jobs, progress, emit).to_json()
+
+
+def scan_summary(paths: list[str], jobs: int = 1, progress: bool = False, emit=None) -> Summary:
+    """:func:`scan`, returning the :class:`Summary` itself.
 
     ``jobs`` is capped at :func:`usable_cpus`: decoding is CPU-bound, and more workers than
-    CPUs only add start-up and switching. Files go to the workers in chunks of up to 32, at
-    least 8 chunks per worker; standard input is read in this process.
+    CPUs only add start-up and switching. With more than one, the paths are planned into
+    shards run on the pool of :mod:`onemail._cli._pool` (standard input is read in this
+    process: then everything is).
     """
+    jobs = min(jobs, usable_cpus())
+    if jobs > 1 and "-" not in [os.fspath(p) for p in paths]:
+        return _scan_pool(paths, jobs, progress, emit)
     from ..message.containers import Skipped, tasks
 
     summary = Summary()
@@ -384,27 +405,80 @@ def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit=None) -> 
         else:
             planned.append(task)
     summary.files = len(planned)
-    jobs = min(jobs, usable_cpus())
     bar = _Progress(len(planned)) if progress else None
-    if jobs > 1 and len(planned) > 1 and all(t.file != "-" for t in planned):
-        import multiprocessing
-
-        if multiprocessing.get_start_method() == "fork":
-            _warm()  # forked workers share the loaded modules instead of each importing them
-        with multiprocessing.Pool(jobs) as pool:
-            chunk = max(1, min(32, len(planned) // (jobs * 8)))
-            for result in pool.imap(scan_task, planned, chunksize=chunk):
-                _take(summary, result, emit)
-                if bar:
-                    bar.step()
-    else:
-        for task in planned:
-            _take(summary, scan_task(task), emit)
-            if bar:
-                bar.step()
+    for task in planned:
+        _take(summary, scan_task(task), emit)
+        if bar:
+            bar.step()
     if bar:
         bar.done()
     return summary
+
+
+def shard_lines(shard) -> list[dict]:
+    """The pool's work for one shard (:func:`onemail.message.shards.messages`): its message
+    and skipped lines, in walk order (module-level: a worker process calls it)."""
+    from ..message.containers import Found
+    from ..message.shards import messages
+
+    return [message_line(i) if isinstance(i, Found) else skipped_line(i) for i in messages(shard)]
+
+
+def _scan_pool(paths: list[str], jobs: int, progress: bool, emit) -> Summary:
+    """Shards on the pool; lines are held back per shard and let out in plan order."""
+    from ..message.shards import shards
+    from . import _pool
+
+    summary = Summary()
+    numbers: dict = {}
+    files: set = set()
+    held: dict[int, list[dict]] = {}
+    done: set[int] = set()
+    next_out = 0
+
+    def plan():
+        for shard in shards(paths, target_bytes=_pool.shard_bytes(_sizes(paths), jobs)):
+            numbers[shard] = len(numbers)
+            held[numbers[shard]] = []
+            if shard.kind == "files":
+                files.update((shard.path, m) for m in shard.members)
+            elif shard.kind in ("mbox", "whole"):
+                files.add((shard.path, shard.member))
+            yield shard
+
+    def flush(final: bool = False) -> None:
+        nonlocal next_out
+        while next_out in done or (final and next_out in held):
+            _take(summary, {"lines": held.pop(next_out, [])}, emit)
+            done.discard(next_out)
+            next_out += 1
+
+    def on_items(shard, items) -> None:
+        held[numbers[shard]].extend(items)
+
+    def on_done(shard) -> None:
+        done.add(numbers[shard])
+        flush()
+
+    bar = _pool.Progress() if progress else None
+    out = _pool.run(plan(), shard_lines_work, jobs=jobs, on_items=on_items, on_done=on_done,
+                    progress=bar, warm=_warm)
+    if bar is not None:
+        bar.done()
+    flush(final=True)  # what failed or was stopped delivered what it had: in order too
+    summary.files = len(files)
+    summary.pool, summary.exit = _pool.outcome_summary(out)
+    return summary
+
+
+def shard_lines_work(shard):
+    """:func:`shard_lines` as the pool's work: the lines one by one (sent in batches)."""
+    yield from shard_lines(shard)
+
+
+def _sizes(paths: list[str]) -> list[str]:
+    """The named paths that are files (their sizes plan the shards; folders count 0)."""
+    return [p for p in map(os.fspath, paths) if os.path.isfile(p)]
 
 
 def _take(summary: Summary, result: dict, emit) -> None:
@@ -451,12 +525,14 @@ def run_scan(args) -> int:
     def emit(line: dict) -> None:
         sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
 
-    summary = scan(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json,
-                   emit=emit if args.json else None)
+    summary = scan_summary(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json,
+                           emit=emit if args.json else None)
     if args.json:
         emit(summary.to_json())
     else:
         _print_summary(summary, listing=args.list)
+    if summary.exit is not None:
+        return summary.exit
     return 1 if summary.problems() else 0
 
 
@@ -488,6 +564,15 @@ def _print_summary(s: Summary, *, listing: bool = False) -> None:
             w(f"  {reason:<38}{n:>8}\n")
             _names(w, [f"{_json_place(x)}: {x['detail']}" for x in s.skipped if x["reason"] == reason],
                    "    ", limit=None if listing else LIST_LIMIT)
+    if s.pool:
+        from ._pool import print_pool_summary
+
+        print_pool_summary(s.pool, lambda text: w(safe_lines(text)))
+
+
+def safe_lines(text: str) -> str:
+    """Multi-line text of ours holding values from the input: each line escaped, line ends kept."""
+    return "\n".join(safe(line) for line in text.split("\n"))
 
 
 def _names(w, names: list[str], indent: str, limit: int | None = None) -> None:

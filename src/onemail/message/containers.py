@@ -91,6 +91,7 @@ __all__ = [
     "Skipped",
     "maildir_flags",
     "recognise",
+    "task_for",
     "tasks",
     "walk",
     "walk_data",
@@ -412,14 +413,64 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
     yield from _data(data, place, ctx, read)
 
 
-def walk_file(path: str | os.PathLike, *, repair: bool = False, read: bool = True) -> Iterator[Item]:
-    """Yield the messages of one named file (regular or FIFO; ``"-"`` for standard input).
+def walk_file(path: str | os.PathLike, *, root: str | os.PathLike | None = None,
+              member: str | None = None, repair: bool = False, read: bool = True) -> Iterator[Item]:
+    """Yield the messages of one file (regular or FIFO; ``"-"`` for standard input).
+
+    :param path: the file.
+    :param root: the folder the caller named, when ``path`` was found inside it: the sources
+        then say ``path=root, member=...`` and the file is read as the walk of ``root`` reads
+        it (a Maildir's file with its folder and flags, an MH message: :func:`task_for`).
+        ``None``: ``path`` was named itself.
+    :param member: ``path`` relative to ``root`` (``/``-separated; default: computed).
+    :param repair: as for :func:`walk`. ``read``: as for :func:`walk`.
 
     A named file that is not recognised is still read, as :func:`onemail.read` would: its
     message has :attr:`Message.error` set ("not a message").
     """
     p = os.fsdecode(os.fspath(path))
-    yield from walk_task(FileTask(p, p), repair=repair, read=read)
+    if root is None:
+        task = FileTask(p, p)
+    else:
+        top = os.fsdecode(os.fspath(root))
+        rel = member if member is not None else os.path.relpath(p, top).replace(os.sep, "/")
+        task = task_for(top, rel)
+    yield from walk_task(task, repair=repair, read=read)
+
+
+def task_for(root: str, member: str) -> FileTask:
+    """The :class:`FileTask` the walk of the folder ``root`` plans for its file ``member``
+    (``/``-separated): the same container, folder and flags (a file of a Maildir's ``cur/`` or
+    ``new/``, of a Maildir++ folder, a numbered file of an MH folder), found by listing the
+    file's parent folders as the walk does. For a worker that is handed files one by one."""
+    tree = _FsTree(root, os.stat(root)) if os.path.isdir(root) else None
+    names = member.split("/")
+    file = os.path.join(root, *names)
+    if tree is None:
+        return FileTask(root, file, member)
+
+    def dirs_files(rel: str) -> tuple[set[str], list[str]]:
+        tree.seen.clear()
+        entries = tree.listdir(rel)
+        if isinstance(entries, str):
+            return set(), []
+        return ({n for n, k, _ in entries if k == "dir"}, [n for n, k, _ in entries if k == "file"])
+
+    parent = "/".join(names[:-1])
+    if len(names) >= 2 and names[-2] in ("cur", "new"):
+        maildir = "/".join(names[:-2])
+        if {"cur", "new"} <= dirs_files(maildir)[0]:
+            folder = None
+            box = names[-3] if len(names) >= 3 else ""
+            above = "/".join(names[:-3])
+            if box.startswith(".") and len(box) > 1 and {"cur", "new"} <= dirs_files(above)[0]:
+                folder = box[1:].replace(".", "/")
+            return FileTask(root, file, member, "maildir", folder, maildir_flags(names[-1]))
+    sub_dirs, files = dirs_files(parent)
+    plain = [n for n in files if not n.startswith(".")]
+    mh = (not {"cur", "new"} <= sub_dirs and names[-1].isdigit()
+          and (".mh_sequences" in files or (bool(plain) and all(n.isdigit() for n in plain))))
+    return FileTask(root, file, member, "mh" if mh else None)
 
 
 def walk_data(data: bytes | bytearray | memoryview, *, path: str = "-", member: str | None = None,
