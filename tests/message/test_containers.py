@@ -505,3 +505,20 @@ def test_fifo_mbox_needs_no_seek(tmp_path, packed, monkeypatch):
     assert len(found) == 4
     for f, data in zip(found, samples, strict=True):
         _same(f.message, read(data))
+
+
+def test_task_for_gives_the_walk_s_own_task(tmp_path):
+    """A worker handed one file of a folder reads it as the walk does (walk_file with root)."""
+    from onemail.message.containers import FileTask, task_for, tasks, walk_file, walk_task
+
+    samples = _samples(4)
+    _maildir(tmp_path / "Maildir", samples)
+    inbox = tmp_path / "mh" / "inbox"
+    inbox.mkdir(parents=True)
+    (inbox / "3").write_bytes(samples[0])
+    (tmp_path / "plain.eml").write_bytes(samples[1])
+    planned = [t for t in tasks([tmp_path]) if isinstance(t, FileTask)]
+    assert [t.container for t in planned] == ["maildir"] * 3 + [None, "maildir", "mh", None]
+    for task in planned:
+        assert task_for(str(tmp_path), task.member) == task
+        assert list(walk_file(task.file, root=tmp_path)) == list(walk_task(task))
