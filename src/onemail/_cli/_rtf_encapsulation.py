@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ._safe import for_stream
 from .rtf import read_input, write_output
 
 
@@ -65,4 +66,5 @@ def run(args) -> int:
           file=sys.stderr)
     for kind, offset, length in defects[:50]:
         print(f"   {kind} at byte {offset}, {length} byte(s)", file=sys.stderr)
-    return 0 if write_output(args.output, result.text.encode("utf-8", "surrogatepass")) else 1
+    text = result.text if args.output is not None else for_stream(result.text, sys.stdout)
+    return 0 if write_output(args.output, text.encode("utf-8", "surrogatepass")) else 1

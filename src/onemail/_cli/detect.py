@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
+from ._safe import escape_for_terminal, for_stream
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("detect", help="detect the charset of files (folders are walked)")
@@ -26,13 +28,15 @@ def run_detect(args) -> int:
             status = 1
         if args.json:
             print(json.dumps(row.to_json(), ensure_ascii=False))
-        elif row.error:
-            print(f"{row.path}: unreadable ({row.error})")
+            continue
+        path = escape_for_terminal(row.path)  # a file name can hold line ends and escapes
+        if row.error:
+            print(f"{path}: unreadable ({escape_for_terminal(row.error)})")
         elif row.binary:
-            print(f"{row.path}: binary")
+            print(f"{path}: binary")
         else:
             extra = f", mojibake ({row.chain})" if row.repaired else ""
-            print(f"{row.path}: {row.charset} (confidence {row.confidence}){extra}")
+            print(f"{path}: {row.charset} (confidence {row.confidence}){extra}")
     return status
 
 
@@ -45,6 +49,6 @@ def run_repair(args) -> int:
         print(json.dumps({"text": fixed.text, "chain": render_chain(fixed.steps),
                           "steps": [list(s) for s in fixed.steps]}, ensure_ascii=False))
         return 0
-    print(fixed.text)
+    print(for_stream(fixed.text, sys.stdout))
     print(f"-- {render_chain(fixed.steps) or 'no repair'}", file=sys.stderr)
     return 0

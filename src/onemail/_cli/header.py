@@ -13,6 +13,8 @@ import json
 import os
 import sys
 
+from ._safe import escape_for_terminal
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("header", help="decode header text with RFC 2047 encoded words")
@@ -63,7 +65,7 @@ def run_header(args) -> int:
                   ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
-    print(text)
+    print(escape_for_terminal(text))
     _print_issues(issues)
     return 0
 
@@ -81,10 +83,11 @@ def run_param(args) -> int:
             sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
-    print(main)
+    print(escape_for_terminal(main))
     for p in params:
         extra = ", ".join(x for x in (p.method, p.charset and f"charset {p.charset}",
                                       p.language and f"language {p.language}") if x)
-        print(f"  {p.name} = {p.value!r} ({extra})")
+        # repr() already escapes every non-printable character of the value
+        print(f"  {escape_for_terminal(p.name)} = {p.value!r} ({escape_for_terminal(extra)})")
         _print_issues(p.issues, "    ")
     return 0

@@ -18,6 +18,8 @@ import json
 import pkgutil
 import sys
 
+from ._safe import escape_for_terminal
+
 _EXTRA: list = []  # add_subparser functions registered through add_subcommands()
 
 
@@ -114,7 +116,7 @@ def run_decompress(args) -> int:
         report.write("\n")
     else:
         crc = "CRC verified" if result.crc_verified else "CRC not verified"
-        print(f"-- {comptype or '?'} stream, {len(data)} bytes -> {len(result.data)} bytes of RTF; "
+        print(f"-- {escape_for_terminal(comptype) or '?'} stream, {len(data)} bytes -> {len(result.data)} bytes of RTF; "
               f"{crc}; {len(result.defects)} defect(s)", file=sys.stderr)
         for d in result.defects:
             print(f"   {d.kind.value} at byte {d.offset}, {d.length} byte(s)", file=sys.stderr)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
+from ._safe import for_stream
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("decode", help="decode FILE with a charset label; print the text and issues")
@@ -33,7 +35,7 @@ def run(args) -> int:
                    "issues": [i.to_json() for i in result.issues]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
-    sys.stdout.write(result.text)
+    sys.stdout.write(for_stream(result.text, sys.stdout))
     if result.text and not result.text.endswith("\n"):
         sys.stdout.write("\n")
     print(f"-- charset: {result.charset.name}; {len(result.issues)} issue(s)", file=sys.stderr)

@@ -58,6 +58,7 @@ __all__ = [
     "encapsulate_html",
     "encapsulate_text",
     "is_encapsulated",
+    "rtf_to_text",
 ]
 
 #: ``(code_page, data, errors) -> text``: decode ``data`` (bytes) in the Windows code page
@@ -285,6 +286,10 @@ _CHAR_WORDS = {
     b"emspace": "\u2003", b"qmspace": "\u2005", b"zwj": "\u200d", b"zwnj": "\u200c",
     b"ltrmark": "\u200e", b"rtlmark": "\u200f",
 }
+# Words that end a table cell, a row, a section or a page: characters in the plain-text reading
+# of a document (:func:`rtf_to_text`) only, so that de-encapsulation stays as specified.
+_TEXT_CHAR_WORDS = {**_CHAR_WORDS, b"cell": "\t", b"nestcell": "\t", b"row": "\r\n",
+                    b"nestrow": "\r\n", b"sect": "\r\n", b"page": "\r\n"}
 # Control symbols with a character meaning; \_ depends on the mode (RT7, see below).
 _CHAR_SYMBOLS = {b"~": "\u00a0", b"{": "{", b"}": "}", b"\\": "\\"}
 
@@ -310,6 +315,7 @@ _ACTIONS = {
     b"u": _A_UNICODE, b"uc": _A_UC, b"plain": _A_PLAIN, b"fonttbl": _A_FONTTBL,
     b"ansicpg": _A_ANSICPG, b"deff": _A_DEFF,
 }
+_TEXT_ACTIONS = {**_ACTIONS, **dict.fromkeys(_TEXT_CHAR_WORDS.keys() - _CHAR_WORDS.keys(), _A_CHAR)}
 
 
 def deencapsulate(rtf: bytes | bytearray | memoryview,
@@ -337,6 +343,11 @@ def deencapsulate(rtf: bytes | bytearray | memoryview,
     >>> deencapsulate(rb"{\\rtf1\\ansi\\fromtext{\\fonttbl{\\f0 Arial;}}\\f0 caf\\'e9\\par x}").text
     'café\\r\\nx'
     """
+    return _walk(rtf, options, False)
+
+
+def _walk(rtf: bytes | bytearray | memoryview, options: DeencapsulationOptions | None, plain_text: bool) -> Deencapsulation:
+    """The walk of :func:`deencapsulate` (``plain_text=False``) or :func:`rtf_to_text`."""
     if not isinstance(rtf, bytes | bytearray | memoryview):
         raise TypeError(f"rtf must be bytes-like, not {type(rtf).__name__}")
     if options is None:
@@ -346,14 +357,41 @@ def deencapsulate(rtf: bytes | bytearray | memoryview,
     data = rtf if isinstance(rtf, bytes) else bytes(rtf)
     kind = _detect(data) if data[:5] == b"{\\rtf" else None
     defects: list[RtfDefect] = []
-    walker = _Walker(kind == "html", options.code_page_decoder or cpython_code_page_decoder,
-                     defects)
+    walker = _Walker(kind == "html" and not plain_text,
+                     options.code_page_decoder or cpython_code_page_decoder, defects,
+                     plain_text=plain_text)
     text = walker.run(scan_tokens(data, options.max_depth, defects))
     defects.sort(key=lambda d: d.offset)
     return Deencapsulation(kind, text, tuple(defects))
 
 
 _DEFAULT_OPTIONS = DeencapsulationOptions()
+
+
+def rtf_to_text(rtf: bytes | bytearray | memoryview,
+                options: DeencapsulationOptions | None = None) -> Deencapsulation:
+    """Return the plain text of an RTF document as a reader shows it, whatever it encapsulates.
+
+    The walk of :func:`deencapsulate` for a document that encapsulates nothing (RT21), applied
+    to any RTF: ``{\\*\\htmltag}`` groups and the other ignorable destinations are skipped,
+    ``\\htmlrtf`` is ignored (its text is the RTF rendering), ``\\par`` and ``\\line`` give
+    CRLF, ``\\tab`` a TAB; in this reading only, ``\\cell`` and ``\\nestcell`` give a TAB and
+    ``\\row``, ``\\nestrow``, ``\\sect`` and ``\\page`` a CRLF, so that a table row is a line.
+    Code pages, ``\\uN`` and ``\\ucN`` as for :func:`deencapsulate`. For the text of a message
+    body whose RTF is not encapsulated (Outlook's plain RTF bodies); an encapsulated body is
+    better read with :func:`deencapsulate`.
+
+    :param rtf: the RTF, raw bytes (decompressed).
+    :param options: :class:`DeencapsulationOptions`, or None for the defaults.
+    :returns: :class:`Deencapsulation`: ``kind`` as :func:`is_encapsulated` gives it, ``text`` the
+        plain text (str, CRLF line ends), ``defects`` byte offsets into ``rtf``.
+    :issues: as :func:`deencapsulate`.
+    :raises TypeError: ``rtf`` is not bytes-like or ``options`` not DeencapsulationOptions.
+
+    >>> rtf_to_text(rb"{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}\\f0 a\\cell b\\cell\\row c\\'e9\\par}").text
+    'a\\tb\\t\\r\\nc\\xe9\\r\\n'
+    """
+    return _walk(rtf, options, True)
 
 
 def _input_offset(offset: int) -> int:
@@ -372,12 +410,15 @@ class _Walker:
     ``str`` per stretch, not one ``str`` object each. At most one of the two is pending.
     """
 
-    __slots__ = ("html", "decoder", "defects", "out", "fonts", "ansicpg", "charset_cp",
+    __slots__ = ("html", "decoder", "defects", "out", "fonts", "ansicpg", "charset_cp", "char_words", "actions",
                  "deff", "cp_cache", "pend", "segs", "seg_next", "pend_cp",
                  "reported", "high", "units")
 
-    def __init__(self, html: bool, decoder: CodePageDecoder, defects: list[RtfDefect]) -> None:
+    def __init__(self, html: bool, decoder: CodePageDecoder, defects: list[RtfDefect], *,
+                 plain_text: bool = False) -> None:
         self.html = html
+        self.char_words = _TEXT_CHAR_WORDS if plain_text else _CHAR_WORDS
+        self.actions = _TEXT_ACTIONS if plain_text else _ACTIONS
         self.decoder = decoder
         self.defects = defects
         self.out: list[str] = []
@@ -536,8 +577,8 @@ class _Walker:
     # -- the walk --------------------------------------------------------------------
     def run(self, tokens: Iterable[tuple[int, int, int, Any, Any]]) -> str:  # noqa: C901 - one dispatch loop is the fast path
         html = self.html
-        char_words = _CHAR_WORDS
-        actions = _ACTIONS
+        char_words = self.char_words
+        actions = self.actions
         fonts = self.fonts
         stack: list[tuple[Any, ...]] = []
         suppressed = False
