@@ -13,17 +13,22 @@ Exit codes: 0 done, 1 some input unreadable or not a message (still reported), 2
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
 from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..message import Message
 
 SCAN_SUFFIXES = (".eml", ".mbox", ".msg", ".dat", ".tnef")
 RTF_LINES = 12  # lines of a plain RTF body that ``read`` prints
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("read", help="read one message (.eml, mbox, .msg, TNEF); print headers, parts, issues")
     p.add_argument("file", help="the message file")
     p.add_argument("--json", action="store_true", help="print the message as JSON")
@@ -53,7 +58,7 @@ def _jobs(value: str) -> int:
 # read
 
 
-def run_read(args) -> int:
+def run_read(args: argparse.Namespace) -> int:
     from ..message import read
 
     try:
@@ -69,7 +74,7 @@ def run_read(args) -> int:
     return 1 if msg.error else 0
 
 
-def _print_message(msg, indent: str) -> None:
+def _print_message(msg: Message, indent: str) -> None:
     out = sys.stdout
     out.write(f"{indent}format: {msg.format}\n")
     if msg.error:
@@ -142,11 +147,11 @@ def collect(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     return files, bad
 
 
-def scan_file(path: str) -> dict:
+def scan_file(path: str) -> dict[str, Any]:
     """Read every message of one file; return its counts (a picklable dict)."""
     from ..message import read, read_mbox
 
-    out = {"path": path, "messages": 0, "parts": 0, "issues": Counter(), "charsets": Counter(),
+    out: dict[str, Any] = {"path": path, "messages": 0, "parts": 0, "issues": Counter(), "charsets": Counter(),
            "failures": [], "unreadable": None}
     try:
         # Only mbox files are split: an .eml saved with a "From " line keeps unescaped "From "
@@ -175,7 +180,7 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
+def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict[str, Any]:
     """Scan ``paths`` on ``jobs`` processes; return the summary (see :func:`run_scan`).
 
     ``jobs`` is capped at :func:`usable_cpus`: decoding is CPU-bound, and more workers than
@@ -184,7 +189,7 @@ def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
     """
     files, bad = collect(paths)
     jobs = min(jobs, usable_cpus())
-    summary = {"files": len(files), "messages": 0, "parts": 0, "issues": Counter(),
+    summary: dict[str, Any] = {"files": len(files), "messages": 0, "parts": 0, "issues": Counter(),
                "charsets": Counter(), "failures": [], "unreadable": [{"path": p, "error": e} for p, e in bad]}
     bar = _Progress(len(files)) if progress else None
     if jobs > 1 and len(files) > 1:
@@ -219,7 +224,7 @@ def _warm() -> None:
     detect(b"caf\xe9 \xa4\xa4")
 
 
-def _merge(summary: dict, r: dict) -> None:
+def _merge(summary: dict[str, Any], r: dict[str, Any]) -> None:
     summary["messages"] += r["messages"]
     summary["parts"] += r["parts"]
     summary["issues"].update(r["issues"])
@@ -254,7 +259,7 @@ class _Progress:
         sys.stderr.flush()
 
 
-def run_scan(args) -> int:
+def run_scan(args: argparse.Namespace) -> int:
     summary = scan(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json)
     if args.json:
         out = dict(summary)
@@ -267,7 +272,7 @@ def run_scan(args) -> int:
     return 1 if summary["failures"] or summary["unreadable"] else 0
 
 
-def _print_summary(s: dict) -> None:
+def _print_summary(s: dict[str, Any]) -> None:
     w = sys.stdout.write
     w(f"{'files':<40}{s['files']:>8}\n{'messages':<40}{s['messages']:>8}\n{'parts':<40}{s['parts']:>8}\n")
     # the same two lists as the JSON form: messages not read, paths not read
