@@ -14,7 +14,8 @@ How the hot loops work (pure Python, standard library only):
   position nothing was written to (it reads as NUL bytes, RT3). For each control byte a
   precompiled ``struct`` format splits its whole group in one C call into literal runs
   (``bytes``, appended as they are) and references (big-endian ints, one slice each;
-  overlapping ones repeat their period). Measured on the corpus: about 10x ``compressed_rtf``.
+  overlapping ones repeat their period). ``bench/rtf_compression.py`` times it beside
+  ``compressed_rtf`` and prints the ratio.
 - **Compression.** Each two-byte pair keeps the list of its positions (the hash chain; trimmed
   to the window every 64 KiB). At a position, the candidates are the newest 128 positions of
   its pair within the 4095 bytes before the cursor. Instead of comparing them one by one in
