@@ -48,10 +48,13 @@ from __future__ import annotations
 import binascii
 import functools
 import re
+from collections.abc import Iterator
+from typing import Any, cast
 
 from ._header import (
     FOLD_STR,
     STATEFUL,
+    Span,
     char_units,
     charset_arg,
     decode_ascii,
@@ -65,7 +68,7 @@ from ._header import (
     unfold_fast,
     value_bytes,
 )
-from .charsets import Charset, for_label
+from .charsets import BytesLike, Charset, for_label
 from .issues import IssueKind, TextIssue
 
 __all__ = ["decode_text", "decode_value", "encode", "MAX_WORD_LENGTH"]
@@ -105,7 +108,8 @@ _COMPACT = 4096
 # Decoding
 
 
-def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None = None,
+def decode_text(value: str | BytesLike, fallback: str | Charset = "windows-1252",
+                issues: list[TextIssue] | None = None,
                 offset: int = 0) -> str:
     """Decode unstructured header text or a phrase, with its RFC 2047 encoded words.
 
@@ -143,7 +147,7 @@ def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None =
     return decode_value(value, fb, issues, offset)[0]
 
 
-def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None,
+def decode_value(value: str | BytesLike, fallback: Charset, issues: list[TextIssue] | None = None,
                  offset: int = 0) -> tuple[str, int]:
     """Decode as :func:`decode_text` does; also return how many encoded words were decoded.
 
@@ -172,9 +176,10 @@ def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None
     local: list[TextIssue] | None = [] if issues is not None else None
     decoder = _Decoder(data, fallback, mode, local)
     text = decoder.run()
-    if local:
+    if local and issues is not None:  # local is a list only when issues is one
         if len(data) != len(original):  # folds were removed: map offsets back (only now)
             folds = unfold(original)[1]
+            assert folds is not None  # bytes were removed
             local = folds.issues(local)
         if offset:
             local = [TextIssue(i.kind, i.offset + offset, i.length) for i in local]
@@ -203,7 +208,8 @@ class _Group:
 
     __slots__ = ("cs", "key", "us_ascii", "parts", "buf", "start", "end", "t")
 
-    def __init__(self, cs, key, us_ascii: bool, raw: bytes, start: int, t: int, end: int) -> None:
+    def __init__(self, cs: Charset | None, key: object, us_ascii: bool, raw: bytes, start: int, t: int,
+                 end: int) -> None:
         self.cs = cs
         self.key = key
         self.us_ascii = us_ascii
@@ -237,12 +243,12 @@ class _Decoder:
     __slots__ = ("data", "fb", "mode", "issues", "out", "chunks", "plain", "words", "_close_q",
                  "_close_r", "_end_q", "_end_r")
 
-    def __init__(self, data: bytes, fb: Charset, mode: int, issues) -> None:
+    def __init__(self, data: bytes, fb: Charset, mode: int, issues: list[TextIssue] | None) -> None:
         self.data = data
         self.fb = fb
         self.mode = mode
         self.issues = issues
-        self.out: list = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
+        self.out: list[str | int] = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
         self.chunks: list[str] = []  # joined pieces before those of self.out
         self.plain: list[tuple[bytes, int]] = []
         self.words = 0
@@ -311,7 +317,7 @@ class _Decoder:
             self._emit_plain(data[pos:], pos)
         return self._finish()
 
-    def _word_at(self, s: int):
+    def _word_at(self, s: int) -> Any:
         """Parse a word at ``s``: None (not a word), (None, end) malformed, or the word's fields."""
         data = self.data
         q1 = data.find(b"?", s + 2)
@@ -371,7 +377,7 @@ class _Decoder:
                 text = decode_bytes(raw, None, False, found)[0]
         else:
             text = decode_bytes(raw, cs, group.us_ascii, found)[0]
-        if found:
+        if found and issues is not None:  # found is a list only when issues is one
             issues.extend(map_issues(found, lambda need: self._locate(group, need), len(raw), group.t))
         self._push(text)
 
@@ -412,7 +418,7 @@ class _Decoder:
         if len(out) >= _COMPACT and not self.plain:
             # many small pieces: join them (the text so far is decided), so that a value of a
             # million words and gaps holds a few large strings, not a million small ones
-            self.chunks.append("".join(out))
+            self.chunks.append("".join(cast("list[str]", out)))  # no undecided piece
             out.clear()
 
     def _finish(self) -> str:
@@ -437,16 +443,17 @@ class _Decoder:
                         issues.append(TextIssue(_K_RAW, at + first, end - first))
                     texts.append(self.fb.decode(seg, issues, at))
             out = [texts[p] if type(p) is int else p for p in out]
+        pieces = cast("list[str]", out)  # every undecided piece is decided now
         if self.chunks:
-            return "".join(self.chunks) + "".join(out)
-        return "".join(out)
+            return "".join(self.chunks) + "".join(pieces)
+        return "".join(pieces)
 
 
 def _has_ws(field: bytes) -> bool:
     return b" " in field or b"\t" in field or b"\r" in field or b"\n" in field
 
 
-def _decode_q(data: bytes, t: int, close: int, issues) -> bytes:
+def _decode_q(data: bytes, t: int, close: int, issues: list[TextIssue] | None) -> bytes:
     """Decode Q text ``data[t:close]`` (RFC 2047 §4.2): ``_`` is a space, ``=XX`` a byte."""
     text = data[t:close]
     if b"=" not in text:
@@ -473,12 +480,12 @@ def _decode_q(data: bytes, t: int, close: int, issues) -> bytes:
     return bytes(out)
 
 
-def _q_spans(data: bytes, t: int, close: int):
+def _q_spans(data: bytes, t: int, close: int) -> Iterator[Span]:
     """Yield ``(None, start, end)``: the input span of each byte :func:`_decode_q` produces."""
     return escape_spans(data, t, close, 0x3D)
 
 
-def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
+def _decode_b(data: bytes, t: int, close: int, issues: list[TextIssue] | None) -> bytes:
     """Decode B text ``data[t:close]`` (RFC 2047 §4.1), keeping every byte that decodes.
 
     Characters outside the alphabet and data after the padding are skipped; missing or wrong
@@ -530,7 +537,7 @@ def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
     return out
 
 
-def _b_spans(data: bytes, t: int, close: int):
+def _b_spans(data: bytes, t: int, close: int) -> Iterator[Span]:
     """Yield ``(None, start, end)`` for each byte :func:`_decode_b` produces: its 4-character
     group (alphabet characters before the first ``=``)."""
     group: list[int] = []
@@ -560,7 +567,7 @@ _NEEDS_ENCODING = re.compile(r"[^\x20-\x7e]|=\?")
 _TOKEN = re.compile(r"[^ ]+")
 
 
-def encode(text: str, charset="utf-8") -> str:
+def encode(text: str, charset: str | Charset = "utf-8") -> str:
     """Encode ``text`` for a header: printable ASCII stays, the rest becomes encoded words.
 
     Implements spec 000 "Encoded words", encode rules (RFC 2047 §5). Text made of printable
