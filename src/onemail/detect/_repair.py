@@ -649,7 +649,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
-            not _western_shape(old_text) or not _consistent(new_text)):
+            not _western_shape(old_text) or not _consistent(new_text)
+            or _NON_ASCII_WORD.search(new_text)):
         return False
     if wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text):
         return False
@@ -662,6 +663,10 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
     return True
 
 
+#: A word of two or more non-ASCII characters and nothing else (no ASCII letter or digit beside
+#: it; a no-break space is white space): Western text has none (D47), so a reading back that
+#: makes one (``ÔÚ`` for ``在`` alone between spaces in a patch's comment) is no repair.
+_NON_ASCII_WORD = re.compile(r"(?<![0-9A-Za-z])[^\x00-\x7f\xa0\s]{2,}(?![0-9A-Za-z])")
 # A half-width katakana or half-width punctuation (U+FF61..U+FF9F) with no half-width neighbour
 _LONE_HALF_KANA = re.compile("(?<![\uff61-\uff9f])[\uff61-\uff9f](?![\uff61-\uff9f])")
 
