@@ -123,7 +123,7 @@ import re
 import threading
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, report
+from . import Codec, decode_bounded, report
 
 __all__ = ["CjkCodec"]
 
@@ -616,6 +616,9 @@ class CjkCodec(Codec):
     # -- decoding ---------------------------------------------------------------------------
     def decode(self, data, issues, offset):
         text, suspect = self._strict(data)
+        if text is not None:
+            return text
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
         if text is not None:
             return text
         return self._slow(data, issues, offset, True, suspect)[0]

@@ -14,7 +14,7 @@ import codecs
 import threading
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, encode_with
+from . import Codec, decode_bounded, encode_with
 
 HANDLER = "onemail.johab"
 _local = threading.local()
@@ -47,7 +47,8 @@ class JohabCodec(Codec):
             return _decode(data)[0]
         except UnicodeDecodeError:
             pass
-        return self.decode_chunk(data, issues, offset, True, None)[0]
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return text if text is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
     def decode_chunk(self, data, issues, offset, final, state):
         job = [final, [], None]
