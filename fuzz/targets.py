@@ -6,7 +6,7 @@ one-shot decoding at the chosen splits, and every round trip that should hold ho
 promise is an ``AssertionError`` (or the exception itself), which the fuzzer reports as a crash.
 
 The targets need no fuzzer: ``fuzz/fuzz.py`` runs them under atheris, and
-``tests/unit/test_fuzz_targets.py`` runs them on seeds without it. Where a target needs more
+``tests/house/test_fuzz_targets.py`` runs them on seeds without it. Where a target needs more
 than one input (a charset, chunk sizes, a string), it takes them from the bytes with
 :class:`Input`, so any byte string is a valid input and a crash file replays as it is.
 

@@ -31,7 +31,7 @@ VERSION_MODULE = REPO / "src" / "onemail" / "_version.py"
 REGISTER_MODULE = REPO / "src" / "onemail" / "_register.py"
 
 #: An entry: a level-3 or level-4 heading starting with a register id, up to the next heading
-#: of level 2 to 4 (the reading tests/unit/test_issue_kinds.py uses).
+#: of level 2 to 4 (the reading tests/house/test_issue_kinds.py uses).
 ENTRY = re.compile(r"^#{3,4} ((?:T|RT|D|M)[0-9]+) (.*?)\n(.*?)(?=^#{2,4} |\Z)", re.M | re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 

@@ -2,7 +2,7 @@
 
 Writes ``tests/data/rtf_compressed_oracle.json``: for each input of
 ``tests/rtf_oracle_inputs.py``, the SHA-256 of the stream ``onemail.rtf.compress`` writes and
-of what ``compressed_rtf.decompress`` returns for it. ``tests/unit/test_rtf_compressed.py``
+of what ``compressed_rtf.decompress`` returns for it. ``tests/rtf/test_compressed.py``
 checks without the oracle that our streams are still the ones it decoded correctly.
 Re-run after any change to the compressor's output: ``python tools/rtf_oracle.py``.
 Needs ``pip install compressed_rtf`` (the ``bench`` extra).

@@ -24,20 +24,22 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 
-__all__ = ["walk"]
+__all__ = ["not_regular", "stat_problem", "walk"]
 
 _KINDS = ((stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
           (stat.S_ISBLK, "block device"))
 
 
-def _not_regular(mode: int) -> str:
+def not_regular(mode: int) -> str:
+    """``not a regular file (FIFO)`` and the like, for a ``st_mode`` that is no file or folder."""
     for test, name in _KINDS:
         if test(mode):
             return f"not a regular file ({name})"
     return "not a regular file"
 
 
-def _stat_problem(path, exc: OSError) -> str:
+def stat_problem(path, exc: OSError) -> str:
+    """Why ``path`` cannot be reached: the ``OSError`` text, naming an unreachable symbolic link."""
     if os.path.islink(path):
         return f"unreachable symbolic link ({exc.strerror or exc})"
     return exc.strerror or str(exc)
@@ -56,14 +58,14 @@ def walk(paths: Iterable, accept: Callable[[str], bool] | None = None) -> Iterat
         try:
             st = os.stat(p)
         except OSError as exc:
-            yield p, _stat_problem(p, exc)
+            yield p, stat_problem(p, exc)
             continue
         if stat.S_ISDIR(st.st_mode):
             yield from _folder(p, st, accept)
         elif stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode):
             yield p, None
         else:
-            yield p, _not_regular(st.st_mode)
+            yield p, not_regular(st.st_mode)
 
 
 def _folder(top, st: os.stat_result, accept) -> Iterator[tuple[str, str | None]]:
@@ -82,7 +84,7 @@ def _folder(top, st: os.stat_result, accept) -> Iterator[tuple[str, str | None]]
             try:
                 est = entry.stat()  # follows a symbolic link
             except OSError as exc:
-                yield entry.path, _stat_problem(entry.path, exc)
+                yield entry.path, stat_problem(entry.path, exc)
                 continue
             if stat.S_ISDIR(est.st_mode):
                 key = (est.st_dev, est.st_ino)
@@ -90,5 +92,5 @@ def _folder(top, st: os.stat_result, accept) -> Iterator[tuple[str, str | None]]
                     seen.add(key)
                     subfolders.append(entry.path)
             elif accept is None or accept(entry.name):
-                yield entry.path, None if stat.S_ISREG(est.st_mode) else _not_regular(est.st_mode)
+                yield entry.path, None if stat.S_ISREG(est.st_mode) else not_regular(est.st_mode)
         stack.extend(reversed(subfolders))

@@ -94,7 +94,7 @@ SCORE_CHARS = 400
 #: first byte >= 0x80: on the visible corpora 512 bytes flag the same files as 1 KiB (256 miss
 #: one) at two thirds of the whole-file cost of the check. Reading the whole text cost 20 %
 #: more CPU on whole files: mojibake after
-#: these bytes is not seen (a known limit, tests/unit/test_repair.py).
+#: these bytes is not seen (a known limit, tests/detect/test_repair.py).
 MOJIBAKE_CHECK_BYTES = 512
 #: Confidence of UTF-8 whose text :func:`onemail.detect.repair` would change (D14): the
 #: label is right (the bytes are UTF-8), but the text is mojibake, so 100 would claim a clean
@@ -170,9 +170,9 @@ def _sample(data: bytes, limit: int) -> bytes:
 
 
 def _table(key: str) -> str:
-    from ..text._tables.single_byte import TABLES
+    from ..text.charsets import single_byte_table
 
-    return TABLES[key]
+    return single_byte_table(key)
 
 
 _HIGH = re.compile(rb"[\x80-\xff]")
@@ -305,11 +305,11 @@ def _frequency_pattern() -> re.Pattern:
     what :func:`onemail.detect._scoring.classify` counts as frequency evidence (it also drops
     isolated characters). The three sets are disjoint: one deletion counts their sum."""
     if not _patterns:
-        from ._scoring import _not_in
+        from ._scoring import not_in
         from ._tables.common import COMMON_HAN, KS_HANGUL
 
         kana = "".join(map(chr, range(0x3040, 0x3100)))
-        _patterns.append(_not_in(COMMON_HAN + kana + KS_HANGUL))
+        _patterns.append(not_in(COMMON_HAN + kana + KS_HANGUL))
     return _patterns[0]
 
 

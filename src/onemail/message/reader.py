@@ -5,11 +5,10 @@ RFC 5322 / MIME). :func:`read` gives the first message of an mbox. Anything else
 an empty file, a text file) gives a :class:`Message` whose ``error`` says so: reading never
 raises on bad input.
 
-An mbox (RFC 4155) is split at separator lines: the first line when it starts with ``"From "``,
-then every line that starts with ``"From "`` and holds a time of day (``12:34``), as the asctime
-date of RFC 4155 does, so that an unescaped ``"From "`` line of a body (mboxo) rarely splits a
-message. ``">From "`` quoting is undone the mboxrd way (one ``>`` removed from ``">...>From "``
-lines). Each line is looked at once: splitting is linear in the mailbox.
+An mbox (RFC 4155, every variant) is split by :mod:`onemail.message.mbox`: the first line when
+it starts with ``"From "``, then every ``"From "`` line after an empty line that a message header
+follows, or where a valid ``Content-Length`` ends a message (M20-M22); ``">From "`` quoting is
+undone the mboxrd way (M21). Splitting is linear in the mailbox.
 """
 
 from __future__ import annotations
@@ -18,21 +17,21 @@ import email.message
 import errno
 import mmap
 import os
-import re
 import stat
 from collections.abc import Iterator
 from typing import BinaryIO
 
 from . import formats
 from .formats import ReadContext, sniff
+from .mbox import mbox_spans, read_span, spans
 from .model import Message
 
-__all__ = ["read", "read_bytes", "read_mbox", "sniff"]
+__all__ = ["MessageInput", "mbox_spans", "read", "read_bytes", "read_mbox", "sniff"]
 
-_MBOXRD_QUOTE = re.compile(rb"^>(>*From )", re.M)
-_TIME_OF_DAY = re.compile(rb"[0-9]:[0-9][0-9]")
 
-Source = bytes | bytearray | memoryview | str | os.PathLike | BinaryIO | email.message.Message
+MessageInput = bytes | bytearray | memoryview | str | os.PathLike | BinaryIO | email.message.Message
+"""What :func:`read` and :func:`read_mbox` accept (not :class:`onemail.message.source.Source`,
+the place of a message inside a container)."""
 
 
 def _open(path) -> BinaryIO:
@@ -46,7 +45,7 @@ def _open(path) -> BinaryIO:
     return f
 
 
-def _load(source: Source) -> bytes:
+def _load(source: MessageInput) -> bytes:
     if isinstance(source, bytes):
         return source
     if isinstance(source, (bytearray, memoryview)):
@@ -82,7 +81,7 @@ def _stdlib_bytes(msg: email.message.Message) -> bytes:
     return out.getvalue()
 
 
-def read(source: Source, *, repair: bool = False) -> Message:
+def read(source: MessageInput, *, repair: bool = False) -> Message:
     """Read one message from ``source``; the format is sniffed (module docstring).
 
     :param source: ``bytes`` (or bytearray/memoryview), a path (``str`` / ``os.PathLike``), a
@@ -140,7 +139,7 @@ def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
     return Message("unknown", error="not a message: no header, mbox, Outlook .msg or TNEF signature")
 
 
-def read_mbox(source: Source, *, repair: bool = False) -> Iterator[Message]:
+def read_mbox(source: MessageInput, *, repair: bool = False) -> Iterator[Message]:
     """Yield every message of an mbox file (RFC 4155), in order (module docstring).
 
     Input that does not start with ``"From "`` is read as one message.
@@ -170,38 +169,6 @@ def read_mbox(source: Source, *, repair: bool = False) -> Iterator[Message]:
     yield from _mbox(data, ctx)
 
 
-def mbox_spans(data: bytes | mmap.mmap) -> Iterator[tuple[int, int]]:
-    """Yield ``(start, end)`` of each message of an mbox, separator lines excluded.
-
-    A separator is the first line (``From ...``), then any line starting with ``"From "`` that
-    holds a time of day. A ``"From "`` line without its line feed separates nothing.
-    """
-    n = len(data)
-    if not data[:5] == b"From ":
-        return
-    nl = data.find(b"\n")
-    if nl < 0:
-        return
-    start = nl + 1
-    pos = start
-    while True:
-        j = data.find(b"\nFrom ", pos - 1 if pos > 0 else 0)
-        if j < 0:
-            break
-        line = j + 1
-        nl = data.find(b"\n", line)
-        if nl < 0:
-            break
-        if _TIME_OF_DAY.search(data, line, nl):
-            yield start, j  # the line feed before the separator is the mbox's, not the message's
-            start = nl + 1
-        pos = nl + 1
-    yield start, n
-
-
 def _mbox(data: bytes | mmap.mmap, ctx: ReadContext) -> Iterator[Message]:
-    for start, end in mbox_spans(data):
-        chunk = data[start:end]
-        if b">From " in chunk:
-            chunk = _MBOXRD_QUOTE.sub(rb"\1", chunk)
-        yield read_bytes(chunk, "mbox", ctx)
+    for span in spans(data):
+        yield read_span(data, span, ctx)

@@ -6,8 +6,11 @@ its message came from and a reader can find it again:
 
 * ``path`` -- the file or folder named by the user, as given (``-`` for standard input);
 * ``container`` -- what kind of container the message was found in (:data:`CONTAINERS`);
-* ``member`` -- the file inside a folder or archive holding the message (a Maildir file
-  ``cur/1234.host:2,S``, an MH message ``inbox/12``, a zip member ``mail/a.eml``), else ``None``;
+* ``member`` -- the file inside a folder or archive holding the message, ``/``-separated (a
+  Maildir file ``cur/1234.host:2,S``, an MH message ``inbox/12``, a zip member ``mail/a.eml``),
+  else ``None``;
+* ``archive`` -- the zip archive holding ``member``: its path inside ``path`` (``""`` when
+  ``path`` itself is the zip), else ``None``;
 * ``index`` -- the message's number inside its file, from 0 (an mbox's n-th message; 0 for a
   file of one message), or inside its PST folder;
 * ``offset`` / ``length`` -- the byte range of the message in its (decompressed) file, when it
@@ -23,9 +26,10 @@ shards sort back into that order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["CONTAINERS", "Source"]
+__all__ = ["CONTAINERS", "Source", "name_key"]
 
 CONTAINERS = frozenset({"eml", "mbox", "maildir", "mh", "msg", "tnef", "pst", "zip", "stdin"})
 """The kinds of container a message can be found in (``eml``: a file holding one RFC 5322
@@ -45,17 +49,41 @@ class Source:
     folder: str | None = None
     flags: str | None = None
     compression: str | None = None
+    archive: str | None = None
 
     def key(self) -> tuple:
-        """A sort key: sources in the order a sequential read of the same paths meets them."""
-        return (self.path, self.member or "", self.folder or "", self.index, self.offset or 0)
+        """A sort key: sources of one named path in the order a sequential read
+        (:func:`onemail.message.containers.walk`) meets them: by the ``/``-separated names of
+        archive and member compared name by name with :func:`name_key` (a folder's files and
+        sub-folders in one order, ``2`` before ``10``), then the PST folder path the same way,
+        the index and the offset. Sources of different named paths sort by path (a walk takes
+        paths in the order given)."""
+        names = tuple(name_key(n) for n in _names(self.archive) + _names(self.member))
+        folder = tuple(name_key(n) for n in _names(self.folder))
+        return (self.path, names, folder, self.index, self.offset or 0)
 
     def to_json(self) -> dict[str, object]:
         """Return the fields as a JSON object (``None`` fields left out, ``path`` and
         ``container`` always present)."""
         out: dict[str, object] = {"path": self.path, "container": self.container}
-        for name in ("member", "index", "offset", "length", "folder", "flags", "compression"):
+        for name in ("member", "archive", "index", "offset", "length", "folder", "flags", "compression"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
         return out
+
+
+def _names(path: str | None) -> list[str]:
+    return [] if not path else path.split("/")
+
+
+_DIGITS = re.compile(r"([0-9]+)")
+
+
+def name_key(name: str) -> tuple:
+    """The sort key of one file or folder name: runs of ASCII digits compare as numbers
+    (``2`` before ``10``: MH messages, numbered files), the rest as text, the name itself last
+    (``01`` and ``1`` stay distinct). The order of every walk of
+    :mod:`onemail.message.containers` and of :meth:`Source.key`."""
+    pieces = _DIGITS.split(name)
+    return (tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name)

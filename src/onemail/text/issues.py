@@ -79,7 +79,7 @@ class IssueKind(enum.Enum):
         return _AMBIGUITY.get(self.value)
 
 
-#: The register entry of each ``Ambiguous*`` kind (tests/unit/test_issue_kinds.py checks that
+#: The register entry of each ``Ambiguous*`` kind (tests/house/test_issue_kinds.py checks that
 #: every ``Ambiguous*`` kind has one and that the entry names the kind).
 _AMBIGUITY = {
     "AmbiguousUnknownCharset": "T1",

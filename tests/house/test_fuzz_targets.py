@@ -1,7 +1,7 @@
 """The fuzz targets of ``fuzz/targets.py`` hold on corpus seeds, made seeds and small inputs
 (issue 16); no fuzzer is needed. A finding of a fuzzer becomes a test of the module it breaks
 (the runs of 150 s per target found none; the thread-safety race of the CJK fast path was found
-by tests/unit/test_thread_safety.py)."""
+by tests/house/test_thread_safety.py)."""
 
 from __future__ import annotations
 

@@ -1,40 +1,16 @@
-"""scan() and the ``onemail detect`` / ``onemail repair`` commands."""
+"""``onemail detect FILE...`` and ``onemail repair TEXT`` (onemail._cli.detect)."""
 
 from __future__ import annotations
 
 import json
 
+from scan_tree import make_tree
+
 from onemail.cli import main
-from onemail.detect import scan
-from onemail.detect._scan import ScanRow
-
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
-
-
-def _tree(tmp_path):
-    (tmp_path / "sub").mkdir()
-    (tmp_path / "a.txt").write_bytes("Grüße aus Köln und München".encode())
-    (tmp_path / "b.png").write_bytes(PNG)
-    (tmp_path / "sub" / "c.txt").write_bytes("FÃ¶rstÃ¥r inte frÃ¥gan".encode())
-    return tmp_path
-
-
-def test_scan_walks_folders_in_order_and_skips_binary(tmp_path):
-    rows = list(scan([_tree(tmp_path)]))
-    assert [r.path.rsplit("/", 1)[-1] for r in rows] == ["a.txt", "b.png", "c.txt"]
-    a, b, c = rows
-    assert (a.charset, a.confidence, a.binary, a.repaired) == ("utf-8", 100, False, False)
-    assert (b.charset, b.confidence, b.binary, b.repaired) == (None, 0, True, False)
-    assert c.repaired and c.chain == "windows-1252 -> utf-8"
-
-
-def test_scan_single_path_and_unreadable(tmp_path):
-    rows = list(scan(tmp_path / "missing"))
-    assert len(rows) == 1 and isinstance(rows[0], ScanRow) and rows[0].error
 
 
 def test_cli_detect_text_and_json(tmp_path, capsys):
-    root = _tree(tmp_path)
+    root = make_tree(tmp_path)
     assert main(["detect", str(root)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("a.txt: utf-8 (confidence 100)")

@@ -1,0 +1,43 @@
+"""``detect()`` (onemail.detect._detector): one sentence per family, BOMs, bytes-likes, types.
+
+The rules one by one: tests/spec/test_detect_rules.py; near ties: tests/detect/test_near_ties.py;
+the corpus: tests/regressions/test_detect_corpus.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from onemail.detect import Candidate, Detection, detect
+
+RUSSIAN = "Привет, как дела? Всё хорошо."
+
+
+@pytest.mark.parametrize(("text", "codec", "charset"), [
+    ("Grüße aus Köln", "utf-8", "utf-8"),
+    (RUSSIAN, "cp1251", "windows-1251"),
+    (RUSSIAN, "koi8-r", "koi8-r"),
+    ("Zażółć gęślą jaźń, to jest polski tekst.", "iso-8859-2", "iso-8859-2"),
+    ("こんにちは、元気ですか", "shift_jis", "shift_jis"),
+    ("안녕하세요 반갑습니다 오늘 날씨가 좋네요", "euc-kr", "euc-kr"),
+])
+def test_one_sentence_of_each_family(text, codec, charset):
+    found = detect(text.encode(codec))
+    assert (found.charset, found.candidates[0].charset) == (charset, charset)
+    assert found.confidence >= 96
+
+
+def test_a_byte_order_mark_is_the_one_candidate():
+    assert detect(b"\xef\xbb\xbfhi") == Detection("utf-8", 100, (Candidate("utf-8", 100),))
+    assert detect(b"\xff\xfeh\x00i\x00") == Detection("utf-16le", 100, (Candidate("utf-16le", 100),))
+
+
+def test_ascii_and_empty_input_are_utf_8_with_confidence_zero():
+    assert (detect(b"").charset, detect(b"").confidence) == ("utf-8", 0)
+    assert (detect(b"plain ascii").charset, detect(b"plain ascii").confidence) == ("utf-8", 0)
+
+
+def test_bytes_likes_and_wrong_types():
+    assert detect(bytearray("Grüße".encode())).charset == detect(memoryview("Grüße".encode())).charset == "utf-8"
+    for bad in ("text", None, 5):
+        with pytest.raises(TypeError, match="data must be bytes-like"):
+            detect(bad)  # type: ignore[arg-type]
