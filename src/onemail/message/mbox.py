@@ -17,7 +17,7 @@ messages when
   header: Tika's ``simple.mbox``).
 
 Whether an empty line comes before it is not looked at, nor, when a header follows, what
-stands on the line: Thunderbird's ``From - Mon Jan  1 ...``, a bare ``From `` (Google Takeout,
+stands on the line: Thunderbird's ``From - Mon Jan  1 ...``, a bare ``"From "`` (Google Takeout,
 GYB), a line without a time, and writers that do not end a message with an empty line
 (sisimai's BSD mailboxes, kmime's ``simple-encapsulated.mbox``, mimekit's ``simple.mbox.txt``)
 all separate. A body line such as ``From 9:30 until 10:00`` separates only when a message
@@ -335,7 +335,7 @@ def mbox_spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterato
 
 def unquote(chunk: Data) -> tuple[bytes, list[int]]:
     """Undo ``>From`` quoting (M21) of one message's bytes: one ``>`` removed from each line
-    matching ``>+From ``.
+    matching ``">+From "``.
 
     :returns: the bytes, and the offsets into ``chunk`` of the lines changed.
     """
