@@ -71,9 +71,8 @@ from .._walk import not_regular, stat_problem
 from . import formats
 from .formats import ReadContext
 from .mbox import MAIL_FIELDS, begins_header, read_span, spans
-from .model import Message
 from .reader import read_bytes
-from .source import Source, name_key, place_name
+from .source import Found, Skipped, Source, name_key
 
 __all__ = [
     "COMPRESSIONS",
@@ -160,62 +159,6 @@ _BZIP2 = re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")
 _OUTLOOK_STREAMS = ("__properties_version1.0".encode("utf-16-le"), "__substg1.0_".encode("utf-16-le"))
 _MAILDIR_INFO = re.compile(r"[:!;]2,([A-Za-z]*)$")
 COMPRESSIONS = frozenset({"gzip", "bzip2", "xz"})
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A message found by :func:`walk`.
-
-    :param source: where it is (path, container, member, index, offset, ...).
-    :param message: the message read from it, or ``None`` when walking with ``read=False``
-        (counting, planning shards). A message that could not be read has
-        :attr:`Message.error` set: it is still found, in its place.
-    """
-
-    source: Source
-    message: Message | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Skipped:
-    """A path, or a part of a container, that gave no message (never silent).
-
-    :param path: the path as named by the caller (``-`` for standard input).
-    :param reason: a key of :data:`SKIP_REASONS`.
-    :param detail: a human sentence (the ``OSError`` text, the limit that was met, ...).
-    :param member: the file inside the named folder or archive, ``/``-separated, else ``None``.
-    :param archive: the zip archive holding ``member`` (its path inside ``path``; ``""`` when
-        ``path`` itself is the archive), else ``None``.
-    :param folder: the PST/OST folder path, else ``None``.
-    :param offset: a byte offset into the (decompressed) file where the problem starts, when
-        known.
-    :param container: the kind of container it happened in (:data:`~onemail.message.source.
-        CONTAINERS`), or ``None`` for a file not recognised.
-    """
-
-    path: str
-    reason: str
-    detail: str = ""
-    member: str | None = None
-    archive: str | None = None
-    folder: str | None = None
-    offset: int | None = None
-    container: str | None = None
-
-    @property
-    def where(self) -> str:
-        """A human name of the place (:func:`~onemail.message.source.place_name`; not escaped:
-        escape it before printing on a terminal)."""
-        return place_name(self.path, self.member, self.archive, self.folder)
-
-    def to_json(self) -> dict[str, object]:
-        """Return ``{"path", "reason", "detail"}`` and the other fields that are set."""
-        out: dict[str, object] = {"path": self.path, "reason": self.reason, "detail": self.detail}
-        for name in ("member", "archive", "folder", "offset", "container"):
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
-
 
 Item = Found | Skipped
 

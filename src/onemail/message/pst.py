@@ -35,15 +35,12 @@ from __future__ import annotations
 import io
 import mmap
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from . import mapi
 from .formats import MAX_STREAM_BYTES, ReadContext
 from .issues import MessageIssueKind
 from .model import Message, MessageIssue
-
-if TYPE_CHECKING:
-    from .containers import Found, Skipped
+from .source import Found, Skipped, name_key
 
 __all__ = ["EXTRA_MESSAGE", "MESSAGE_CLASSES", "heap_properties", "is_message_class", "strip_subject_prefix",
            "walk_pst"]
@@ -120,9 +117,6 @@ def walk_pst(data: bytes | mmap.mmap, place, ctx: ReadContext, read: bool) -> It
 
 
 def _folder(folder, names: tuple[str, ...], place, ctx: ReadContext, read: bool) -> Iterator[Found | Skipped]:
-    from .containers import Found
-    from .source import name_key
-
     path = "/".join(names) or None
     try:
         count = folder.get_number_of_sub_items()
