@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from ._safe import escape_for_terminal, for_stream
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("detect", help="detect the charset of files (folders are walked)")
     p.add_argument("paths", nargs="+", metavar="FILE", help="files or folders ('-' reads standard input)")
     p.add_argument("--json", action="store_true", help="print one JSON object per file")
@@ -61,7 +62,7 @@ def run_detect(args) -> int:
     return status
 
 
-def run_repair(args) -> int:
+def run_repair(args: argparse.Namespace) -> int:
     from ..detect import render_chain, repair
 
     text = sys.stdin.read() if args.text == "-" else args.text

@@ -31,7 +31,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+<<<<<<< HEAD
 from typing import TYPE_CHECKING
+=======
+from typing import Any
+>>>>>>> main
 
 if TYPE_CHECKING:
     from .model import Message
@@ -58,7 +62,7 @@ class Source:
     compression: str | None = None
     archive: str | None = None
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """A sort key: sources of one named path in the order a sequential read
         (:func:`onemail.message.containers.walk`) meets them: by the ``/``-separated names of
         archive and member compared name by name with :func:`name_key` (a folder's files and
@@ -94,7 +98,7 @@ def _names(path: str | None) -> list[str]:
 _DIGITS = re.compile(r"([0-9]+)")
 
 
-def name_key(name: str) -> tuple:
+def name_key(name: str) -> tuple[Any, ...]:
     """The sort key of one file or folder name: runs of ASCII digits compare as numbers
     (``2`` before ``10``: MH messages, numbered files), the rest as text, the name itself last
     (``01`` and ``1`` stay distinct). The order of every walk of
