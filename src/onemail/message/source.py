@@ -31,11 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-<<<<<<< HEAD
-from typing import TYPE_CHECKING
-=======
-from typing import Any
->>>>>>> main
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .model import Message
