@@ -120,7 +120,7 @@ def place_name(path: str, member: str | None = None, archive: str | None = None,
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A message found by :func:`walk`.
+    """A message found by :func:`onemail.message.containers.walk`.
 
     :param source: where it is (path, container, member, index, offset, ...).
     :param message: the message read from it, or ``None`` when walking with ``read=False``
