@@ -66,6 +66,7 @@ import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .._walk import not_regular, stat_problem
 from . import formats
@@ -253,7 +254,7 @@ MAX_LAYERS = 2
 deeper layers are a ``limit`` skip."""
 
 
-def walk(paths: Iterable[str | os.PathLike], *, repair: bool = False, read: bool = True) -> Iterator[Item]:
+def walk(paths: Iterable[str | os.PathLike[str]], *, repair: bool = False, read: bool = True) -> Iterator[Item]:
     """Yield every message (:class:`Found`) and every skipped path (:class:`Skipped`) under
     ``paths``, in order (module docstring).
 
@@ -274,7 +275,7 @@ def walk(paths: Iterable[str | os.PathLike], *, repair: bool = False, read: bool
             yield from walk_task(task, repair=repair, read=read)
 
 
-def tasks(paths: Iterable[str | os.PathLike]) -> Iterator[FileTask | Skipped]:
+def tasks(paths: Iterable[str | os.PathLike[str]]) -> Iterator[FileTask | Skipped]:
     """Yield the files of a walk in walk order (:class:`FileTask`, to read with
     :func:`walk_task`, perhaps in other processes) and the paths that cannot be walked
     (:class:`Skipped`). Folders are listed here; no file is opened.
@@ -319,7 +320,7 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
         try:
             stream = sys.stdin.buffer
         except AttributeError:  # a replaced sys.stdin without a buffer (tests, embedding)
-            stream = sys.stdin  # type: ignore[assignment]
+            stream = sys.stdin
         yield from _stream(stream, place, ctx, read)
         return
     try:
@@ -356,7 +357,7 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
     yield from _data(data, place, ctx, read)
 
 
-def walk_file(path: str | os.PathLike, *, root: str | os.PathLike | None = None,
+def walk_file(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None,
               member: str | None = None, repair: bool = False, read: bool = True) -> Iterator[Item]:
     """Yield the messages of one file (regular or FIFO; ``"-"`` for standard input).
 
@@ -520,7 +521,7 @@ class _Sink:
             self.file.close()
 
 
-def _stream(stream, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Item]:
+def _stream(stream: Any, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Item]:
     """Read a non-seekable input once (standard input, a FIFO), then its bytes."""
     sink = _Sink()
     with contextlib.ExitStack() as stack:
@@ -532,7 +533,7 @@ def _stream(stream, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Ite
                     break
                 if not isinstance(chunk, (bytes, bytearray)):
                     raise TypeError("standard input must be binary")
-                sink.write(chunk)
+                sink.write(bytes(chunk))
         except OSError as exc:
             yield place.skipped("unreadable", _os_text(exc))
             return
@@ -547,7 +548,7 @@ _NAMES = {"gzip": "gzip", "bzip2": "bzip2", "xz": "xz"}
 _CHUNK = 1 << 20
 
 
-def _decompressor(kind: str):
+def _decompressor(kind: str) -> Any:
     if kind == "gzip":
         return zlib.decompressobj(16 + zlib.MAX_WBITS)
     if kind == "bzip2":
@@ -643,7 +644,7 @@ def _zip(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -
         return
     archive = place.member or ""
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)
+        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)  # type: ignore[arg-type]  # an mmap is a binary file
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         yield place.skipped("damaged", f"not a readable zip archive ({exc})")
         return

@@ -98,7 +98,8 @@ ENVELOPE_BYTES = 256
 _QUOTED = re.compile(rb"^>(>*From )", re.M)
 _DIGITS = re.compile(rb"[ \t]*([0-9]{1,%d})[ \t]*\r?$" % MAX_CONTENT_LENGTH_DIGITS)
 
-Data = bytes | bytearray | memoryview | mmap.mmap
+Data = bytes | bytearray | mmap.mmap
+"""A mailbox in memory: bytes, or a memory-mapped file (only offsets into it are kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,7 @@ def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
     rule (module docstring, M20): the first line of the mailbox starting with ``"From "``, or a
     ``"From "`` line that is an RFC 4155 envelope or is followed by a message header.
 
-    :param data: the mailbox (``bytes``, ``bytearray``, ``memoryview`` or ``mmap``).
+    :param data: the mailbox (``bytes``, ``bytearray`` or ``mmap``).
     :param line: a byte offset at the start of a line.
     :param end: where the mailbox ends (default ``len(data)``).
     """
