@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 
 from .containers import MAIL_SUFFIXES, Found, Skipped, recognise, walk, walk_file
 from .formats import ReadContext
+from .mbox import MboxSpan
 from .model import Message
 from .source import Source
 
@@ -274,7 +275,7 @@ def _plan_folder(top: str, st: os.stat_result, target: int) -> Iterator[Shard]:
                 yield close()
             yield Shard("skipped", top, task.member, problem=(task.reason, task.detail))
             continue
-        file, rel = task.file, task.member
+        file, rel = task.file, task.member or ""
         try:
             fst = os.stat(file)
         except OSError:
@@ -362,11 +363,11 @@ def _read_mbox_range(shard: Shard, repair: bool) -> Iterator[Found]:
 
     ctx = ReadContext(repair, 0, read_bytes)
     for src, data, span, error in _mbox_range_pieces(shard):
-        yield Found(src, Message("mbox", error=error) if error is not None
+        yield Found(src, Message("mbox", error=error) if error is not None or span is None
                     else read_span(data, span, ctx))
 
 
-def _mbox_range_pieces(shard: Shard) -> Iterator[tuple]:
+def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, bytes, MboxSpan | None, str | None]]:
     """Yield ``(source, range bytes, span, None)`` for each message of an mbox range (read with
     :func:`onemail.message.mbox.read_span`, as the walk reads it), or
     ``(source of the range's rest, b"", None, why)`` for what cannot be read.
@@ -423,7 +424,7 @@ def _line_after(data: bytes, end: int) -> int:
     return end + 2 if data[end:end + 2] == b"\r\n" else end
 
 
-def _failed(shard: Shard, why: str) -> tuple[Source, bytes, None, str]:
+def _failed(shard: Shard, why: str) -> tuple[Source, bytes, MboxSpan | None, str | None]:
     """The one error message standing for an mbox range (or the rest of one) not read: its
     source is the range (first index, offset, length)."""
     src = Source(shard.path, "mbox", shard.member, shard.index, shard.start, shard.end - shard.start)
