@@ -76,7 +76,7 @@ and a retried shard repeats little work."""
 KINDS = frozenset({"mbox", "files", "whole", "skipped"})
 """What a :class:`Shard` covers (:attr:`Shard.kind`)."""
 
-_BLOCK = 8 << 20  # bytes the planner reads at a time
+_BLOCK = 1 << 20  # bytes the planner reads at a time (its window: about twice that)
 _HEAD = 64 << 10  # bytes read to recognise a large file (containers.HEAD_BYTES)
 
 
