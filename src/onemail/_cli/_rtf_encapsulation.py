@@ -16,7 +16,7 @@ import json
 import sys
 
 from ._safe import for_stream
-from .rtf import _read, _write
+from .rtf import read_input, write_output
 
 
 def add_subparser(rtf_sub) -> None:
@@ -34,13 +34,13 @@ def add_subparser(rtf_sub) -> None:
 def run(args) -> int:
     from ..rtf import deencapsulate, encapsulate_html, encapsulate_text
 
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     if args.encapsulate:
         source = data.decode("utf-8", "replace")
         rtf = encapsulate_html(source) if args.rtf_kind == "html" else encapsulate_text(source)
-        return 0 if _write(args.output, rtf) else 1
+        return 0 if write_output(args.output, rtf) else 1
     defects = []
     if data[8:12] in (b"LZFu", b"MELA"):
         from ..rtf import decompress
@@ -67,4 +67,4 @@ def run(args) -> int:
     for kind, offset, length in defects[:50]:
         print(f"   {kind} at byte {offset}, {length} byte(s)", file=sys.stderr)
     text = result.text if args.output is not None else for_stream(result.text, sys.stdout)
-    return 0 if _write(args.output, text.encode("utf-8", "surrogatepass")) else 1
+    return 0 if write_output(args.output, text.encode("utf-8", "surrogatepass")) else 1

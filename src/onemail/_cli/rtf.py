@@ -68,7 +68,9 @@ def _usage(parser) -> int:
     return 2
 
 
-def _read(path: str) -> bytes | None:
+def read_input(path: str) -> bytes | None:
+    """The bytes of ``path`` (``-``: standard input), or ``None`` after printing why it could
+    not be read (the commands then exit 1)."""
     try:
         if path == "-":
             return sys.stdin.buffer.read()
@@ -79,7 +81,9 @@ def _read(path: str) -> bytes | None:
         return None
 
 
-def _write(path: str | None, data: bytes) -> bool:
+def write_output(path: str | None, data: bytes) -> bool:
+    """Write ``data`` to ``path`` (``None``: standard output); ``False`` after printing why it
+    could not be written."""
     try:
         if path is None:
             sys.stdout.buffer.write(data)
@@ -96,7 +100,7 @@ def _write(path: str | None, data: bytes) -> bool:
 def run_decompress(args) -> int:
     from ..rtf import decompress
 
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     if args.max_output is not None and args.max_output < 0:
@@ -116,14 +120,14 @@ def run_decompress(args) -> int:
               f"{crc}; {len(result.defects)} defect(s)", file=sys.stderr)
         for d in result.defects:
             print(f"   {d.kind.value} at byte {d.offset}, {d.length} byte(s)", file=sys.stderr)
-    return 0 if _write(args.output, result.data) else 1
+    return 0 if write_output(args.output, result.data) else 1
 
 
 def run_compress(args) -> int:
     from ..rtf import compress
 
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     stream = compress(data, mela=args.mela, level=2 if args.lazy else 1)
-    return 0 if _write(args.output, stream) else 1
+    return 0 if write_output(args.output, stream) else 1

@@ -170,9 +170,9 @@ def _sample(data: bytes, limit: int) -> bytes:
 
 
 def _table(key: str) -> str:
-    from ..text._tables.single_byte import TABLES
+    from ..text.charsets import single_byte_table
 
-    return TABLES[key]
+    return single_byte_table(key)
 
 
 _HIGH = re.compile(rb"[\x80-\xff]")
@@ -305,11 +305,11 @@ def _frequency_pattern() -> re.Pattern:
     what :func:`onemail.detect._scoring.classify` counts as frequency evidence (it also drops
     isolated characters). The three sets are disjoint: one deletion counts their sum."""
     if not _patterns:
-        from ._scoring import _not_in
+        from ._scoring import not_in
         from ._tables.common import COMMON_HAN, KS_HANGUL
 
         kana = "".join(map(chr, range(0x3040, 0x3100)))
-        _patterns.append(_not_in(COMMON_HAN + kana + KS_HANGUL))
+        _patterns.append(not_in(COMMON_HAN + kana + KS_HANGUL))
     return _patterns[0]
 
 

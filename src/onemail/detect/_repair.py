@@ -68,6 +68,7 @@ and windows-1252 readings mixed: ``ðŸ\x98\x80`` is U+1F600, D30).
 from __future__ import annotations
 
 import codecs
+import math
 import re
 import struct
 import unicodedata
@@ -131,9 +132,9 @@ _maps: dict[str, tuple[str, dict]] = {}
 def _table(name: str) -> tuple[str, dict]:
     m = _maps.get(name)
     if m is None:
-        from ..text._tables.single_byte import TABLES
+        from ..text.charsets import single_byte_table
 
-        table = TABLES[name]
+        table = single_byte_table(name)
         m = _maps[name] = (table, codecs.charmap_build(table))
     return m
 
@@ -202,12 +203,14 @@ def _signature_branches() -> list[tuple[str, str]]:
     by its character for a continuation byte, for windows-1252, ISO-8859-1, windows-1251,
     windows-1250 and CP437 (box drawing followed by box drawing or shades is DOS art, not a
     signature), and Mac Roman's ``√`` (its ``0xC3``) before any continuation character."""
-    leads, conts = set(), set()
+    # the leads by the length of their sequence: two, three and four bytes (D46)
+    leads: tuple[set[str], set[str], set[str]] = (set(), set(), set())
+    conts: set[str] = set()
     for name in ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "ibm437"):
         for b in range(0xC2, 0xF5):
             c = _decode(bytes((b,)), name)
             if c:
-                leads.add(c)
+                leads[(b >= 0xE0) + (b >= 0xF0)].add(c)
         for b in range(0x80, 0xC0):
             c = _decode(bytes((b,)), name)
             if c and not (name == "ibm437" and "\u2500" <= c <= "\u25ff"):
@@ -230,8 +233,15 @@ def _signature_branches() -> list[tuple[str, str]]:
            for lo, hi in ((0xE0, 0xF0), (0xB0, 0xC0), (0x80, 0xC0))]
     # (each branch as its first character's class and the rest: _first_class puts the union of
     # the first characters first, where the plain alternation tried seven branches per character)
+    # a lead and a continuation character are a signature when the characters after them can
+    # end the sequence: one more continuation character for a three-byte lead, two for a
+    # four-byte one, or a lost byte ("?", U+FFFD); a Ukrainian "ні" is windows-1251's E0..EF
+    # lead and a continuation byte, and is not followed by another (D46)
+    more = "[" + cls(conts)[1:-1] + "?\ufffd]"
     return ([
-        (cls(leads), cls(conts)), ("[\u00c2\u00c3]", "\xa0"), ("[\u221a]", cls(mac_conts)),
+        (cls(leads[0]), cls(conts)), (cls(leads[1]), f"{cls(conts)}(?={more})"),
+        (cls(leads[2]), f"{cls(conts)}(?={more}{{2}})"),
+        ("[\u00c2\u00c3]", "\xa0"), ("[\u221a]", cls(mac_conts)),
         ("[\u2248\u0192]", "(?<=[^\\W\\d_].)" + cls(mac_conts)),
         ("[\u00c3]", "(?<![A-Z].)(?=  ?[a-z]|  \\S)"), (lost[:-1], "\ufffd"),
         (dos[0], dos[1] + dos[2])])
@@ -381,6 +391,9 @@ def _score(text: str) -> tuple[float, str, object]:
         # a C1 control for which windows-1252 has a sign is that sign read as ISO-8859-1:
         # as telling as a signature (it is also a rare character)
         s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_C1_SIGN, text)
+        # so is a private-use character: a CJK page's reading of bytes it has no character
+        # for (D43, D44; also a rare character)
+        s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_PRIVATE_USE, text)
     hanja = c.han + c.kana
     alpha = c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai
     top = max(hanja, c.hangul, alpha, c.latin + c.other + c.half_kana)
@@ -485,10 +498,44 @@ def _letter_fields() -> dict[str, int]:
 _fields: dict[str, int] = {}
 
 
+def _every_language_signs() -> str:
+    """The signs every language of the model uses (quotes, dashes, the ellipsis, the no-break
+    space, ``€ © °``...: ``scripts/train_detect.py`` adds its typographic signs to every
+    language), as the body of a character class."""
+    if not _SIGNS:
+        from ._tables.language import LANGUAGES
+
+        common = set.intersection(*(set(chars) for _, chars, _ in LANGUAGES.values()))
+        _SIGNS.append("".join(re.escape(ch) for ch in sorted(common) if not ch.isalpha()))
+    return _SIGNS[0]
+
+
+_SIGNS: list[str] = []
+
+
+def _lone_sign_re() -> re.Pattern:
+    """Compile the pattern of a sign of every language between two ASCII characters (or an
+    end of the text): ``Com’s``, ``“lip``, ``a – b`` (D44); not ``489‚âL``, ``enta¿Ýos`` nor
+    ``netÔõ¡£`` (the two bytes of a CJK character read as windows-1252: two non-ASCII
+    characters in a row)."""
+    if not _LONE_SIGN:
+        sign = "[" + _every_language_signs() + "]"
+        _LONE_SIGN.append(re.compile(rf"(?<![^\x00-\x7f]){sign}(?![^\x00-\x7f])"))
+    return _LONE_SIGN[0]
+
+
+_LONE_SIGN: list[re.Pattern] = []
+
+
 def _consistent(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
-    letters mostly common in one language."""
+    letters mostly common in one language. A sign of every language between ASCII
+    characters (:func:`_lone_sign_re`: ``’ “ – …``) is no language's and not counted (D44:
+    ``Com’s`` is one language's text; two high bytes of a CJK page read as windows-1252 make
+    two non-ASCII characters in a row, ``‚â``, ``¿Ý``)."""
     n_high = len(text) - len(text.encode("ascii", "ignore"))
+    if n_high:
+        n_high -= _count(_lone_sign_re(), text)
     # [^\W\d_] matches every letter (and a few numerals): an upper bound of the letter count
     # rejects most texts without a per-character loop (CJK bytes read as Latin-1)
     if _count(_LETTER_LIKE, text) * 3 < n_high * 2:
@@ -511,13 +558,16 @@ def _consistent_bytes(data: bytes, page: str) -> bool:
     non-ASCII character per high byte: the same counts taken on the bytes (``bytes.translate``
     and a ``Counter`` of the letter bytes), where the text would be walked character by
     character."""
-    not_like, not_letter, keys_of = _byte_letters(page)
+    not_like, not_letter, keys_of, lone_sign = _byte_letters(page)
     high = data.translate(None, _ASCII_BYTES)
-    if len(high.translate(None, not_like)) * 3 < len(high) * 2:
+    n_high = len(high)
+    if lone_sign is not None:
+        n_high -= _count(lone_sign, data)
+    if len(high.translate(None, not_like)) * 3 < n_high * 2:
         return False
     letter_bytes = high.translate(None, not_letter)
     total = len(letter_bytes)
-    if total * 3 < len(high) * 2:
+    if total * 3 < n_high * 2:
         return False
     if not total:
         return True
@@ -527,21 +577,26 @@ def _consistent_bytes(data: bytes, page: str) -> bool:
     return _best_language(letters) >= CONSISTENT * total
 
 
-def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None]]:
+def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None], re.Pattern | None]:
     """For ``page``: the bytes whose character is not letter-like (``[^\\W\\d_]``), the bytes
-    whose character is not a letter (both as deletion sets), and per byte the lower case of
-    its letter (the keys :func:`_consistent` counts)."""
+    whose character is not a letter (both as deletion sets), per byte the lower case of
+    its letter (the keys :func:`_consistent` counts), and the pattern of a byte of a sign of
+    every language between ASCII bytes (which it does not count; None: the page has none)."""
     found = _letters_of_bytes.get(page)
     if found is None:
         chars = [_decode(bytes((b,)), page) or "" for b in range(256)]
+        # (_lone_sign_re on the bytes: the bytes of the page's characters of its class)
+        signs = re.compile(f"[{_every_language_signs()}]")
+        sign = b"".join(re.escape(bytes((b,))) for b, c in enumerate(chars) if c and signs.fullmatch(c))
+        lone = re.compile(rb"(?<![\x80-\xff])[" + sign + rb"](?![\x80-\xff])") if sign else None
         found = _letters_of_bytes[page] = (
             bytes(b for b, c in enumerate(chars) if not (c and _LETTER_LIKE.fullmatch(c))),
             bytes(b for b, c in enumerate(chars) if not c.isalpha()),
-            [c.lower() if c.isalpha() else None for c in chars])
+            [c.lower() if c.isalpha() else None for c in chars], lone)
     return found
 
 
-_letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None]]] = {}
+_letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None], re.Pattern | None]] = {}
 _ASCII_BYTES = bytes(range(128))
 
 
@@ -587,8 +642,7 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
       neighbour (``Àà³`` is not ``ﾀ犁``; D26), and, without full-width kana, its half-width
       katakana do not outnumber its kanji (D31).
     """
-    old_east = old.han + old.kana + old.hangul + old.half_kana + old.wedged
-    if wrong in _CJK_PAGES and not old_east:
+    if wrong in _CJK_PAGES and not _east_input(old, old_text):
         return False
     old_alpha = old.cyrillic + old.hebrew + old.arabic + old.thai
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
@@ -944,11 +998,19 @@ def _odd_east(han: int, common: int, text: str) -> bool:
     return bool(han and common * 2 < han) or _PRIVATE_USE.search(text) is not None
 
 
+def _east_input(old, text: str) -> bool:
+    """True when ``text`` (``old``: its counts) may be a CJK page's reading: it holds an East
+    Asian character, or a private-use one (D43: cp932 reads its user-defined rows so;
+    ``gtr\ue48crigt`` is Swedish ``gtrödrigt`` read as Shift_JIS, D44)."""
+    return bool(old.han + old.kana + old.hangul + old.half_kana + old.wedged) or (
+        _PRIVATE_USE.search(text) is not None)
+
+
 def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
     """:func:`_plausible_step`'s conditions on the input of a step whose ``wrong`` page is a CJK
     one (``old``: the input's counts): it holds East Asian characters; to a CJK page, mostly
     rare ideographs; to windows-1252 or ISO-8859-1, the shape of Western text (D38)."""
-    if not old.han + old.kana + old.hangul + old.half_kana + old.wedged:
+    if not _east_input(old, text):
         return False
     if right in _CJK_PAGES:
         return _odd_east(old.han, old.common, text)
@@ -998,6 +1060,7 @@ def _round(current, base, group, counts, segments, scored, memo):
     is accepted, and only when they remove at least half of the UTF-8 signatures (D24).
     """
     best = None
+    western: list[tuple[float, float, str, str, str]] = []  # (D45)
     for wrong, right in PAIRS:
         if wrong in UTF8_ONLY:
             enough = memo.get(("runs", wrong))
@@ -1049,9 +1112,38 @@ def _round(current, base, group, counts, segments, scored, memo):
         # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading; among
         # UTF-8 readings, the letters of one language (D21)
         key = (right == "utf-8", right == "utf-8" and _consistent(out), score)
+        if wrong in _CJK_PAGES and right in _WESTERN:
+            western.append((score, wrong, right, how))
         if best is None or key > best[0]:
             best = (key, wrong, right, how)
+    if best is not None and best[1] in _CJK_PAGES and best[2] in _WESTERN and len(western) > 1:
+        best = _best_western(current, best, western)
     return best
+
+
+_WESTERN = ("windows-1252", "iso-8859-1")
+
+
+def _best_western(current: str, best: tuple, western: list) -> tuple:
+    """Among the accepted readings of Western text read as a CJK page (``western``: ``(score,
+    wrong, right, how)`` in pair order), the one whose letters fit a language best (D45):
+    several CJK pages may read ``current`` back into Latin letters (``鏮`` is Big5 ``E7 5F``
+    and GBK ``E7 6E``: ``ç_`` or ``ón``), and the score, without a frequency signal for Latin
+    text, cannot tell them apart. Only readings within ``MARGIN`` of the best score compete;
+    the fit is :func:`onemail.detect._langmodel.page_log_likelihood` of the bytes read by
+    ``right``; ties keep the pair order."""
+    from ._langmodel import page_log_likelihood
+
+    top = best[0][2]
+    chosen, chosen_fit = None, -math.inf
+    for score, wrong, right, how in western:
+        if score < top - MARGIN:
+            continue
+        data = _encode(current, wrong)
+        fit = page_log_likelihood(data, right) if data is not None else -math.inf
+        if chosen is None or fit > chosen_fit:
+            chosen, chosen_fit = (best[0], wrong, right, how), fit
+    return chosen if chosen is not None else best
 
 
 def _step_text(text: str, wrong: str, right: str, how: str) -> str:
@@ -1143,7 +1235,9 @@ def repair_possible(text: str) -> bool:
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if text.isascii():
         return False
-    east = _EAST.search(text) is not None
+    # (a private-use character may be a CJK page's reading too, D44; no single-byte page
+    # encodes one)
+    east = _EAST.search(text) is not None or _PRIVATE_USE.search(text) is not None
     rare = None  # mostly rare ideographs (a superset of _plausible_step's CJK-to-CJK test)
     western = None  # _western_shape(text)
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space

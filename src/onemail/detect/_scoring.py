@@ -49,7 +49,7 @@ from __future__ import annotations
 import codecs
 import re
 
-__all__ = ["Counts", "classify", "classify_single_byte", "text_score"]
+__all__ = ["Counts", "classify", "classify_single_byte", "not_in", "text_score"]
 
 # --- classes by UTF-16 high byte (one 256-code-point block each) ------------------------------
 _BLOCK = bytearray(b"O" * 256)  # other scripted
@@ -85,7 +85,7 @@ _LATIN1 = bytes(_LATIN1)
 _tables = None
 
 
-def _not_in(chars: str) -> re.Pattern:
+def not_in(chars: str) -> re.Pattern:
     """Compile ``[^chars]+`` with the characters as ranges (``re`` keeps them as a bitmap)."""
     cps = sorted(set(map(ord, chars)))
     ranges = []
@@ -104,7 +104,7 @@ def _sets():
     if _tables is None:
         from ._tables.common import COMMON_HAN, JIS_LEVEL1, KS_HANGUL
 
-        _tables = (_not_in(COMMON_HAN), _not_in(JIS_LEVEL1), _not_in(KS_HANGUL))
+        _tables = (not_in(COMMON_HAN), not_in(JIS_LEVEL1), not_in(KS_HANGUL))
     return _tables
 
 

@@ -30,7 +30,7 @@ from .bodycharset import decode_body
 from .formats import OLE_SIGNATURE, TNEF_SIGNATURE, ReadContext, nested_issues
 from .model import Address, MapiProperty, Message, MessageIssue, Part
 
-__all__ = ["Embedded", "PropertyBag", "build_message", "filetime"]
+__all__ = ["Embedded", "PropertyBag", "build_message", "code_page_decoder", "filetime"]
 
 # Property ids used here (MS-OXPROPS).
 SUBJECT = 0x0037
@@ -356,7 +356,7 @@ def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Strings) -> 
     return parts
 
 
-def _code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
+def code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
     """A :data:`onemail.rtf.CodePageDecoder` on onemail's own charsets."""
     cs = for_code_page(code_page)
     if cs is None:
@@ -384,7 +384,7 @@ def rtf_part(compressed: bytes, path: str, charset=None) -> Part:
         text = cs.decode(rtf, None)
         return Part(path, "text/rtf", charset=cs.name, text=text, data=rtf, issues=tuple(issues),
                     origin="PidTagRtfCompressed", is_rtf=True)
-    out = deencapsulate(rtf, DeencapsulationOptions(code_page_decoder=_code_page_decoder))
+    out = deencapsulate(rtf, DeencapsulationOptions(code_page_decoder=code_page_decoder))
     for d in out.defects:
         issues.append(MessageIssue.at(f"rtf:{path}", d))
     media = "text/html" if out.kind == "html" else "text/plain"

@@ -26,9 +26,10 @@ shards sort back into that order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["CONTAINERS", "Source"]
+__all__ = ["CONTAINERS", "Source", "name_key"]
 
 CONTAINERS = frozenset({"eml", "mbox", "maildir", "mh", "msg", "tnef", "pst", "zip", "stdin"})
 """The kinds of container a message can be found in (``eml``: a file holding one RFC 5322
@@ -53,11 +54,13 @@ class Source:
     def key(self) -> tuple:
         """A sort key: sources of one named path in the order a sequential read
         (:func:`onemail.message.containers.walk`) meets them: by the ``/``-separated names of
-        archive and member compared name by name (a folder's files and sub-folders in one name
-        order), then the PST folder path name by name, the index and the offset. Sources of
-        different named paths sort by path (a walk takes paths in the order given)."""
-        names = tuple(_names(self.archive)) + tuple(_names(self.member))
-        return (self.path, names, tuple(_names(self.folder)), self.index, self.offset or 0)
+        archive and member compared name by name with :func:`name_key` (a folder's files and
+        sub-folders in one order, ``2`` before ``10``), then the PST folder path the same way,
+        the index and the offset. Sources of different named paths sort by path (a walk takes
+        paths in the order given)."""
+        names = tuple(name_key(n) for n in _names(self.archive) + _names(self.member))
+        folder = tuple(name_key(n) for n in _names(self.folder))
+        return (self.path, names, folder, self.index, self.offset or 0)
 
     def to_json(self) -> dict[str, object]:
         """Return the fields as a JSON object (``None`` fields left out, ``path`` and
@@ -72,3 +75,15 @@ class Source:
 
 def _names(path: str | None) -> list[str]:
     return [] if not path else path.split("/")
+
+
+_DIGITS = re.compile(r"([0-9]+)")
+
+
+def name_key(name: str) -> tuple:
+    """The sort key of one file or folder name: runs of ASCII digits compare as numbers
+    (``2`` before ``10``: MH messages, numbered files), the rest as text, the name itself last
+    (``01`` and ``1`` stay distinct). The order of every walk of
+    :mod:`onemail.message.containers` and of :meth:`Source.key`."""
+    pieces = _DIGITS.split(name)
+    return (tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name)

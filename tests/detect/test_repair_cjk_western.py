@@ -1,0 +1,71 @@
+"""Western text read as a CJK page, repaired back (D44, D45; spec 004 "Repair")."""
+
+from __future__ import annotations
+
+from onemail.detect import repair
+from onemail.detect._langmodel import page_log_likelihood
+
+
+def _moji(text: str, right: str, wrong: str) -> str:
+    return text.encode(right).decode(wrong)
+
+
+def test_d44_a_sign_between_ascii_is_no_language() -> None:
+    # "’s" read as GBK is one ideograph; its reading back holds no letter, only the sign
+    original = "Of, ietsch tande rbed ete be, tieuwse\u2019s voollij. Hemten car m"
+    moji = _moji(original, "cp1252", "gbk")
+    assert "\u62af" in moji  # 抯
+    out = repair(moji)
+    assert out.text == original
+    assert out.steps == (("gbk", "windows-1252"),)
+
+
+def test_d44_a_sign_and_a_letter_in_a_row_still_count() -> None:
+    # one kana beside ASCII: read back as windows-1252 it is "‚â" (two non-ASCII characters in
+    # a row), not the letters of one language: the clean text stays
+    for clean in ("BSQR489\u3084LFX488", "Project Wittenburg \u306e", "Adwords.net\u7b49\u3002"):
+        assert repair(clean).text == clean
+
+
+def test_d44_private_use_of_a_shift_jis_reading() -> None:
+    # Swedish "ö" and "d" (F6 64) are a user-defined row of cp932: U+E48C
+    original = "Ansl nytt ningag gtr\u00f6drigt"
+    moji = _moji(original, "cp1252", "cp932")
+    assert moji == "Ansl nytt ningag gtr\ue48crigt"
+    out = repair(moji)
+    assert out.text == original
+    assert out.steps == (("shift_jis", "windows-1252"),)
+
+
+def test_d45_the_cjk_page_whose_letters_fit() -> None:
+    # 鏮 is Big5 E7 6E ("ón") and GBK E7 5F ("ç_"): the scores tie, the letters decide
+    original = "Mados qu cinunif ici\u00f3nosi entr"
+    moji = _moji(original, "cp1252", "big5")
+    assert moji == "Mados qu cinunif ici\u93ee" "osi entr"
+    out = repair(moji)
+    assert out.text == original
+    assert out.steps == (("big5", "windows-1252"),)
+    # and French "é" + "d" read as Big5 comes back through Big5, not GBK's "ŽM"
+    original = "Rm\u00e9diat utr\u00e9ciall ursquil io. Ura, teu"
+    assert repair(_moji(original, "cp1252", "big5")).text == original
+
+
+def test_page_log_likelihood() -> None:
+    good = page_log_likelihood("acci\u00f3n".encode("cp1252"), "windows-1252")
+    bad = page_log_likelihood("acci\u00e7_".encode("cp1252"), "windows-1252")
+    assert good > bad
+    assert page_log_likelihood(b"plain ascii", "windows-1252") == 0.0
+
+
+def test_d46_a_lead_and_one_continuation_of_a_longer_sequence() -> None:
+    from onemail.detect._repair import signatures
+
+    # Ukrainian "ні", "ві" are windows-1251's three-byte leads and a continuation byte, then a
+    # letter: no sequence; "Ні" (a two-byte lead) still counts
+    assert signatures("\u043d\u0456\u0446 \u0432\u0456\u043d") == 0
+    assert signatures("\u041d\u0456") == 1
+    assert signatures("Caf\u00c3\u00a9") == 1
+    assert signatures("l\u00e2\u20ac\u2122s") == 2  # a three-byte run counts twice (D27)
+    # UTF-8 Ukrainian read as GBK comes back (its clean reading lost 6 points per "ні")
+    original = "\u0410\u043c\u0456\u043d\u0456\u0439 \u043d\u043e\u0457\u043c\u043e\u043b \u0438\u043d\u0430\u0440\u0456\u0454."
+    assert repair(original.encode("utf-8").decode("gbk")).text == original
