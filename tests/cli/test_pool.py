@@ -8,6 +8,7 @@ only stop a hang; nothing is timed.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import signal
@@ -43,6 +44,7 @@ def _work(job: Job):
             if job.once is None or not os.path.exists(job.once):
                 if job.once is not None:
                     open(job.once, "w").close()
+                faulthandler.disable()  # pytest's handler, inherited: no dump of the death
                 os.kill(os.getpid(), job.die)
                 time.sleep(10)
         yield job.number, i

@@ -512,10 +512,9 @@ def _describe(shard) -> dict:
     d = {"path": shard.path, "member": shard.member, "kind": shard.kind}
     if shard.kind == "mbox":
         d.update(start=shard.start, end=shard.end, first_message=shard.index, messages=shard.count)
-    elif shard.kind == "zip":
-        d.update(start=shard.start, end=shard.end, files=shard.count)
     elif shard.kind == "files":
-        d.update(first=shard.members[0], last=shard.members[-1], files=shard.count)
+        names = [t.member or t.file for t in shard.tasks]
+        d.update(first=names[0], last=names[-1], files=len(names))
     return d
 
 
@@ -538,8 +537,6 @@ def _place(d: dict) -> str:
     if d["kind"] == "mbox":
         return (f"{where} bytes {d['start']}-{d['end']} (messages {d['first_message']}-"
                 f"{d['first_message'] + d['messages'] - 1})")
-    if d["kind"] == "zip":
-        return f"{where} members {d['start']}-{d['end'] - 1}"
     if d["kind"] == "files":
         return f"{where} files {d['first']} to {d['last']}"
     return where
