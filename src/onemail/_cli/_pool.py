@@ -39,7 +39,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
-__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "print_pool_summary", "run", "scan_files"]
+__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths", "export_work", "print_pool_summary", "run",
+           "scan_files", "scan_work", "shard_bytes"]
 
 GRACE_SECONDS = 2.0
 """How long stopped workers get to end after SIGTERM before SIGKILL."""
@@ -492,18 +493,21 @@ SHARDS_PER_JOB = 8
 the other workers idle for at most about an eighth of a worker's share."""
 
 
-def shard_bytes(files: list[str], jobs: int) -> int:
-    """The ``target_bytes`` for ``files`` on ``jobs`` workers: their total size over
-    ``jobs * SHARDS_PER_JOB``, between :data:`MIN_SHARD_BYTES` and
+def shard_bytes(paths: list[str], jobs: int) -> int:
+    """The ``target_bytes`` for ``paths`` on ``jobs`` workers: the total size of their files
+    (folders listed by :func:`onemail.message.containers.tasks`) over ``jobs *
+    SHARDS_PER_JOB``, between :data:`MIN_SHARD_BYTES` and
     :data:`~onemail.message.shards.DEFAULT_TARGET_BYTES`."""
+    from ..message.containers import FileTask, tasks
     from ..message.shards import DEFAULT_TARGET_BYTES
 
     total = 0
-    for f in files:
-        try:
-            total += os.stat(f).st_size
-        except OSError:
-            pass
+    for task in tasks([p for p in paths if p != "-"]):
+        if isinstance(task, FileTask):
+            try:
+                total += os.stat(task.file).st_size
+            except OSError:
+                pass
     return max(MIN_SHARD_BYTES, min(DEFAULT_TARGET_BYTES, total // (jobs * SHARDS_PER_JOB)))
 
 
@@ -540,3 +544,83 @@ def _place(d: dict) -> str:
     if d["kind"] == "files":
         return f"{where} files {d['first']} to {d['last']}"
     return where
+
+
+# ---------------------------------------------------------------------------------------------
+# export
+
+
+def export_work(shard, *, attachments: str | None = None, repair: bool = False) -> Iterator[tuple]:
+    """``export``'s work: for each message of ``shard``, ``("records", records, failed,
+    counts)`` (its attachments saved by this worker under ``attachments``); for each skipped
+    item, ``("skipped", reason, where, detail)``."""
+    from collections import Counter
+
+    from ..message.containers import Found
+    from ..message.shards import messages
+    from .export import export_message
+
+    for item in messages(shard, repair=repair):
+        if isinstance(item, Found):
+            counts: Counter = Counter()
+            records, failed = export_message(item, attachments, counts)
+            yield "records", records, failed, dict(counts)
+        else:
+            yield "skipped", item.reason, item.where, item.detail
+
+
+def export_paths(args, sink, counts, skipped) -> tuple[bool, int | None]:
+    """Run ``onemail export --jobs N``: shards of ``args.paths`` on the pool, each record
+    written by ``sink`` in this process as its batch arrives (complete records only), skipped
+    items reported as the sequential export reports them.
+
+    :returns: ``(failed, exit code or None)``: the code is 130 / 143 after SIGINT / SIGTERM, 1
+        after a failed shard or a lost worker (each printed on standard error).
+    """
+    import functools
+
+    from ..message.shards import shards
+    from ._safe import escape_for_terminal
+    from .export import report_skipped
+    from .mail import usable_cpus
+
+    if "-" in args.paths:
+        print("onemail export: --jobs reads files and folders; standard input ('-') is read by "
+              "this process alone: run without --jobs", file=sys.stderr)
+        return True, 2
+    failed = False
+
+    def on_items(shard, items) -> None:
+        nonlocal failed
+        for item in items:
+            if item[0] == "records":
+                _, records, bad, delta = item
+                for r in records:
+                    sink.write(r)
+                counts.update(delta)
+                failed |= bad
+            else:
+                failed |= report_skipped(item[1], item[2], item[3], skipped)
+
+    jobs = min(args.jobs, usable_cpus())
+    work = functools.partial(export_work, attachments=args.attachments, repair=args.repair)
+    bar = Progress() if sys.stderr.isatty() else None
+    out = run(shards(args.paths, target_bytes=shard_bytes(args.paths, jobs)), work, jobs=jobs,
+              on_items=on_items, progress=bar)
+    if bar is not None:
+        bar.done()
+    say = functools.partial(print, file=sys.stderr)
+    if out.lost_workers:
+        say(f"onemail export: workers lost {out.lost_workers}, shards retried {out.retried}")
+    for f in out.failed:
+        say(f"onemail export: failed shard {escape_for_terminal(_place(_describe(f.shard)))}: {f.error}")
+    for shard in out.unfinished:
+        say(f"onemail export: unfinished shard {escape_for_terminal(_place(_describe(shard)))}")
+    if out.interrupted is not None:
+        say(f"onemail export: interrupted by {out.interrupted.name}: the records written are "
+            "those of what finished")
+    if out.interrupted is not None:
+        return True, EXIT_INTERRUPTED[out.interrupted]
+    if out.failed or out.lost_workers:
+        return True, 1
+    return failed, None
