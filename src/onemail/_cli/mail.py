@@ -8,7 +8,11 @@ progress bar on a terminal (stderr) and ends with a summary: messages, parts, is
 charsets used and how they were chosen, failures (messages not read) and unreadable paths (missing
 paths, folders that cannot be listed, unreachable links, FIFOs/sockets/devices found in folders:
 :mod:`onemail._walk`), in the text form as in JSON. ``--jobs`` is capped at the usable CPUs.
-Exit codes: 0 done, 1 some input unreadable or not a message (still reported), 2 usage.
+With ``--jobs`` above 1 the paths are cut into shards (one big mbox too) run by
+:mod:`onemail._cli._pool`: a worker that dies costs only its shard (retried once, then reported),
+Ctrl-C and SIGTERM print the summary of what finished.
+Exit codes: 0 done, 1 some input unreadable or not a message, or a worker lost (still
+reported), 2 usage, 130 / 143 stopped by SIGINT / SIGTERM (the summary covers what finished).
 """
 
 from __future__ import annotations
@@ -191,25 +195,18 @@ def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict[str, A
     jobs = min(jobs, usable_cpus())
     summary: dict[str, Any] = {"files": len(files), "messages": 0, "parts": 0, "issues": Counter(),
                "charsets": Counter(), "failures": [], "unreadable": [{"path": p, "error": e} for p, e in bad]}
-    bar = _Progress(len(files)) if progress else None
-    if jobs > 1 and len(files) > 1:
-        import multiprocessing
+    if jobs > 1:  # shards on a pool that survives its workers (onemail._cli._pool)
+        from ._pool import scan_files
 
-        if multiprocessing.get_start_method() == "fork":
-            _warm()  # forked workers share the loaded modules instead of each importing them
-        with multiprocessing.Pool(jobs) as pool:
-            results = pool.imap_unordered(scan_file, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
-            for r in results:
-                _merge(summary, r)
-                if bar:
-                    bar.step()
+        scan_files(files, summary, jobs, progress=progress, warm=_warm)
     else:
+        bar = _Progress(len(files)) if progress else None
         for f in files:
             _merge(summary, scan_file(f))
             if bar:
                 bar.step()
-    if bar:
-        bar.done()
+        if bar:
+            bar.done()
     summary["failures"].sort(key=lambda f: f["path"])
     summary["unreadable"].sort(key=lambda f: f["path"])
     return summary
@@ -261,6 +258,7 @@ class _Progress:
 
 def run_scan(args: argparse.Namespace) -> int:
     summary = scan(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json)
+    code: int | None = summary.pop("exit", None)
     if args.json:
         out = dict(summary)
         out["issues"] = dict(sorted(summary["issues"].items(), key=lambda kv: (-kv[1], kv[0])))
@@ -269,6 +267,8 @@ def run_scan(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         _print_summary(summary)
+    if code is not None:
+        return code
     return 1 if summary["failures"] or summary["unreadable"] else 0
 
 
@@ -290,3 +290,7 @@ def _print_summary(s: dict[str, Any]) -> None:
             w(f"\n{title}\n")
             for f in s[title]:
                 w(f"  {f['path']}: {f['error']}\n")
+    if s.get("failed_shards") or s.get("workers_lost") or s.get("interrupted"):
+        from ._pool import print_pool_summary
+
+        print_pool_summary(s, w)

@@ -1,0 +1,72 @@
+"""Records as a Dask bag or dataframe, built from shards, on any Dask scheduler.
+
+``onemail.dask`` needs the optional extra ``onemail[dask]`` (``dask[bag,dataframe]``,
+``distributed``, ``pyarrow``); importing it without them raises ``ImportError`` naming the extra.
+
+* :func:`bag` -- a ``dask.bag.Bag`` with one partition per shard (:func:`onemail.shards`), each
+  partition the shard's records (:func:`onemail.records`) in order;
+* :func:`dataframe` -- a ``dask.dataframe.DataFrame`` of the same records in the columns of the
+  records' Parquet schema, one partition per shard.
+
+Planning runs here (it reads each large mbox once, to cut it at its separators: see
+:mod:`onemail.message.shards`); reading runs wherever the scheduler puts the tasks: the
+threaded scheduler (``compute()`` with no client), ``distributed.LocalCluster`` or a cluster
+address (``distributed.Client("tcp://host:8786")``), whose workers must see the same paths (a
+shared file system) and have onemail installed. A worker lost while it reads a shard is
+Dask's to handle: ``distributed`` runs the task again on another worker (up to
+``distributed.scheduler.allowed-failures`` times, 3 by default), then that one partition fails
+with ``KilledWorker``; the other partitions are not touched (compute them with
+``client.compute(bag.to_delayed())`` and gather with ``errors="skip"`` to keep them). What
+changed on disk since planning is an error record in place, as everywhere (M40).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+try:
+    import dask.bag as _bag
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError("onemail.dask needs the optional extra onemail[dask] "
+                      "(pip install 'onemail[dask]'): " + str(exc)) from exc
+
+from .message.shards import DEFAULT_TARGET_BYTES, Shard, records, shards
+
+__all__ = ["bag", "plan"]
+
+
+def plan(paths: Iterable[str | os.PathLike[str]], *,
+         target_bytes: int = DEFAULT_TARGET_BYTES) -> list[Shard]:
+    """Plan ``paths`` into shards for Dask workers: :func:`onemail.shards` as a list.
+
+    :raises ValueError: ``"-"`` (standard input) is among ``paths``: a worker cannot read this
+        process's input.
+    """
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise TypeError("paths must be a list of paths, not a single path")
+    paths = list(paths)
+    if any(os.fspath(p) == "-" for p in paths):
+        raise ValueError("standard input ('-') cannot be read by Dask workers; save it to a file")
+    return list(shards(paths, target_bytes=target_bytes))
+
+
+def bag(paths: Iterable[str | os.PathLike[str]], *, target_bytes: int = DEFAULT_TARGET_BYTES,
+        repair: bool = False) -> _bag.Bag:
+    """A bag of the records of ``paths``: one partition per shard, in the walk's order.
+
+    :param paths: files and folders, as for :func:`onemail.shards` (not ``"-"``).
+    :param target_bytes: bytes per shard (:func:`onemail.shards`).
+    :param repair: as for :func:`onemail.read`.
+    :returns: a lazy ``dask.bag.Bag``; ``bag.compute()`` lists the records in the order of a
+        sequential read.
+    """
+    planned = plan(paths, target_bytes=target_bytes)
+    if not planned:
+        return _bag.from_sequence([], npartitions=1)
+    return _bag.from_sequence(planned, npartitions=len(planned)).map_partitions(
+        _partition, repair=repair)
+
+
+def _partition(planned: Iterable[Shard], repair: bool = False) -> list:
+    return [r for shard in planned for r in records(shard, repair=repair)]
