@@ -21,8 +21,12 @@ Where an issue came from (:attr:`MessageIssue.where`):
   other fields are not decoded); ``offset`` into the raw value.
 * ``mime`` / ``mime:<path>`` -- MIME structure damage of the top-level body or of a multipart
   part (``MalformedMimeStructure``); ``offset`` into the message's bytes.
-* ``msg:<stream or property>`` / ``tnef:<attribute>`` -- Outlook container damage; ``offset``
-  into the stream or the TNEF file.
+* ``msg:<stream or property>`` / ``tnef:<attribute>`` / ``pst:<attachmentN or recipients>`` --
+  Outlook container damage; ``offset`` into the stream or the TNEF file (0 for a PST).
+* ``mbox`` -- where the message was cut out of its mailbox (``AmbiguousMboxSeparator``,
+  ``AmbiguousMboxQuoting``, ``AmbiguousMboxContentLength``: docs/ambiguities.md M20-M22);
+  ``offset`` into the message's bytes as they stand in the mailbox (``Source.offset`` plus it is
+  an offset into the file).
 * ``rtf:<path>`` -- an :class:`onemail.rtf.RtfDefect` from decompression or de-encapsulation;
   ``offset`` into the compressed stream or the decompressed RTF.
 * ``<place>><place>`` -- an issue of a nested message (``part:2>header:Subject``): the place of
@@ -307,7 +311,8 @@ class Part:
 class Message:
     """A message read by :func:`onemail.read`: headers, addresses, leaf parts, issues.
 
-    :param format: ``"rfc822"``, ``"mbox"``, ``"msg"`` (Outlook OLE2) or ``"tnef"``.
+    :param format: ``"rfc822"``, ``"mbox"`` (a message of an mbox), ``"msg"`` (Outlook OLE2),
+        ``"tnef"`` or ``"pst"`` (an item of a PST/OST, :mod:`onemail.message.pst`).
     :param headers: every header in order (for .msg, parsed from
         PidTagTransportMessageHeaders when present).
     :param subject: the decoded Subject (or PidTagSubject), ``None`` when absent.

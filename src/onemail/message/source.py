@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CONTAINERS", "Source", "name_key"]
+__all__ = ["CONTAINERS", "Source", "name_key", "place_name"]
 
 CONTAINERS = frozenset({"eml", "mbox", "maildir", "mh", "msg", "tnef", "pst", "zip", "stdin"})
 """The kinds of container a message can be found in (``eml``: a file holding one RFC 5322
@@ -63,6 +63,13 @@ class Source:
         folder = tuple(name_key(n) for n in _names(self.folder))
         return (self.path, names, folder, self.index, self.offset or 0)
 
+    @property
+    def where(self) -> str:
+        """A human name of the place (:func:`place_name`), ``#n`` (from 1) added for a message
+        of an mbox or a PST folder; not escaped (escape it before printing on a terminal)."""
+        out = place_name(self.path, self.member, self.archive, self.folder)
+        return out + f" #{self.index + 1}" if self.container in ("mbox", "pst") else out
+
     def to_json(self) -> dict[str, object]:
         """Return the fields as a JSON object (``None`` fields left out, ``path`` and
         ``container`` always present)."""
@@ -88,3 +95,18 @@ def name_key(name: str) -> tuple[Any, ...]:
     :mod:`onemail.message.containers` and of :meth:`Source.key`."""
     pieces = _DIGITS.split(name)
     return (tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name)
+
+
+def place_name(path: str, member: str | None = None, archive: str | None = None,
+               folder: str | None = None) -> str:
+    """A human name of a place: ``path``, then ``/member`` inside a folder, or ``/archive!member``
+    inside a zip (``path!member`` when ``path`` is the zip), then ``:folder`` (a PST or
+    Maildir++ folder). Not escaped."""
+    out = path
+    if archive:
+        out += "/" + archive
+    if member:
+        out += ("!" if archive is not None else "/") + member
+    if folder:
+        out += ":" + folder
+    return out

@@ -259,6 +259,51 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
 # ---------------------------------------------------------------------------------------------
 # Issues about decoded bytes -> the encoded input
 
+#: Issues an :class:`IssueSpill` holds before it hands them on.
+SPILL = 4096
+
+
+class IssueSpill(list[TextIssue]):
+    """A local issue list (offsets in a decoder's own coordinates) that hands its issues on in
+    batches of :data:`SPILL`, in order, to ``hand_on(batch)``, which maps them to the caller's
+    coordinates and adds them to the caller's list (issue 16: a header of 1 MiB of ``=?`` held
+    half a million issues here before the caller's ``BoundedIssues`` kept 101).
+
+    Mapping each issue on its own (folds, encoded characters, an offset), a batch at a time,
+    gives the caller what mapping the whole list at the end gives, in the same order. Decoders
+    only ``append`` and ``extend`` (ADR 0016); :meth:`spill` hands on what is left, at the end.
+    """
+
+    __slots__ = ("hand_on",)
+
+    def __init__(self, hand_on: Callable[[list[TextIssue]], None]) -> None:
+        super().__init__()
+        self.hand_on = hand_on
+
+    def append(self, issue: TextIssue) -> None:
+        list.append(self, issue)
+        if len(self) >= SPILL:
+            self.spill()
+
+    def extend(self, issues: Iterable[TextIssue]) -> None:
+        if isinstance(issues, list) and len(self) + len(issues) < SPILL:
+            list.extend(self, issues)
+            return
+        for issue in issues:
+            self.append(issue)
+
+    def __iadd__(self, issues: Iterable[TextIssue]) -> IssueSpill:  # type: ignore[override,misc]
+        self.extend(issues)
+        return self
+
+    def spill(self) -> None:
+        """Hand on the issues held (if any) and hold none."""
+        if self:
+            batch = list(self)
+            del self[:]
+            self.hand_on(batch)
+
+
 #: ``(key, start, end)``: the source of one decoded byte; ``key`` says which coordinate
 #: system ``start`` and ``end`` are in.
 Span = tuple[object, int, int]

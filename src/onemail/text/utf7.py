@@ -70,6 +70,7 @@ _RUN_B = re.compile(rb"\+([A-Za-z0-9+/]*)(-?)")
 _IMAP_RUN = re.compile(rb"&([A-Za-z0-9+,]*)(-?)")
 _B64_PREFIX = re.compile(rb"[A-Za-z0-9+/]*")
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 _IMAP_BAD_DIRECT = re.compile(rb"[^\x20-\x7e]")
 
 # Value of each base64 character (both alphabets; "," is IMAP's "/").
@@ -164,9 +165,9 @@ def _direct(data: bytes, start: int, end: int, issues: list[TextIssue] | None, o
         return seg.decode("ascii")
     except UnicodeDecodeError:
         pass
-    if issues is not None:
-        issues.extend(TextIssue(_INVALID, offset + start + m.start(), 1)
-                      for m in _HIGH_BYTE.finditer(seg))
+    if issues is not None:  # one record per run of 8-bit bytes (each byte is one error)
+        report([(m.start(), 1, m.end() - m.start()) for m in _HIGH_RUN.finditer(seg)], _INVALID,
+               issues, offset + start)
     return seg.decode("ascii", "replace")
 
 
@@ -190,6 +191,10 @@ def _decode_all(data: bytes, issues: list[TextIssue] | None, offset: int) -> str
         # drops it). Pinned in tests/stdlib_assumptions/test_utf7_cpython.py.
         if not data.endswith(b"+") and (text.isascii() or _no_surrogates(text)):
             return text
+    if len(data) > BOUNDED_CHUNK and type(issues) is not list:
+        # an accumulator, or no issues: in chunks, so that the parts, runs and issues of one
+        # chunk exist at a time (issue 16: 8 MB of "+A-" held some 300 MB of parts)
+        return decode_in_chunks(_CODEC, data, issues, offset)
     parts = _RUN_SPLIT.split(data)
     runs = parts[1::2]
     decoded = list(map(_cache.get, runs))
@@ -489,7 +494,7 @@ def decode(data: BytesLike, issues: list[TextIssue] | None = None, offset: int =
 # ---------------------------------------------------------------------------------------------
 # The Codec face (onemail.text._codecs protocol)
 
-from ._codecs import Codec, State  # noqa: E402
+from ._codecs import BOUNDED_CHUNK, Codec, State, decode_in_chunks, report  # noqa: E402
 
 
 class Utf7Codec(Codec):
@@ -507,6 +512,9 @@ class Utf7Codec(Codec):
 
     def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         return encode(text, issues)
+
+
+_CODEC = Utf7Codec("utf-7")
 
 
 def codec(key: str) -> Utf7Codec:

@@ -35,7 +35,8 @@ from typing import Any
 
 from ..issues import IssueKind, TextIssue
 
-__all__ = ["Codec", "recording", "report", "RECORD", "RECORD_ENCODE"]
+__all__ = ["Codec", "recording", "report", "decode_bounded", "decode_in_chunks", "RECORD",
+           "RECORD_ENCODE"]
 
 _local = threading.local()
 
@@ -216,6 +217,47 @@ def encode_with(codec_name: str, text: str, issues: list[TextIssue] | None) -> b
             # each index is one code point.
             issues.extend(TextIssue(IssueKind.UNENCODABLE, i, 1) for i in range(s, e))
     return out
+
+
+#: Bytes per chunk when a family that keeps records of its own decodes for an accumulator
+#: (:func:`decode_bounded`): at most one record per byte of a chunk exists at a time (a few MB).
+BOUNDED_CHUNK = 1 << 16
+
+
+def decode_bounded(codec: Codec, data: bytes, issues: list[TextIssue] | None, offset: int) -> str | None:
+    """One-shot decoding through ``decode_chunk`` in chunks of :data:`BOUNDED_CHUNK` bytes, when
+    ``issues`` is an accumulator (a ``list`` subclass such as
+    :class:`~onemail.text.issues.BoundedIssues`) and ``data`` is longer than a chunk; else
+    ``None`` (the caller decodes in one piece).
+
+    The families whose one-shot decoding holds an error record or issue per error before it
+    reports (the CJK handler pass, ISO-2022, HZ, UTF-7, Johab: issue 16, 10 MB of ``81 20``
+    as Shift_JIS held 4.5 GB of records) call this first, so their own memory follows one
+    chunk. Streaming equals one-shot decoding at every split (tests/properties), so the text
+    and the issues, in order, are what one piece gives; a plain list keeps the one-piece path.
+    """
+    if issues is None or type(issues) is list or len(data) <= BOUNDED_CHUNK:
+        return None
+    return decode_in_chunks(codec, data, issues, offset)
+
+
+def decode_in_chunks(codec: Codec, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
+    """One-shot decoding of ``data`` through ``codec.decode_chunk`` in chunks of
+    :data:`BOUNDED_CHUNK` bytes (what :class:`~onemail.text.charsets.IncrementalDecoder` does):
+    the same text and issues as one piece, with the family's own memory of one chunk."""
+    n = len(data)
+    out = []
+    pending = b""
+    state = None
+    position = offset  # stream offset of pending[0]
+    for at in range(0, n, BOUNDED_CHUNK):
+        chunk = data[at:at + BOUNDED_CHUNK]
+        buf = pending + chunk if pending else chunk
+        text, used, state = codec.decode_chunk(buf, issues, position, at + BOUNDED_CHUNK >= n, state)
+        out.append(text)
+        position += used
+        pending = buf[used:]
+    return "".join(out)
 
 
 class Codec:

@@ -125,7 +125,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, ErrorRecord, State, report
+from . import Codec, ErrorRecord, State, decode_bounded, report
 
 __all__ = ["CjkCodec"]
 
@@ -637,6 +637,9 @@ class CjkCodec(Codec):
     # -- decoding ---------------------------------------------------------------------------
     def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         text, suspect = self._strict(data)
+        if text is not None:
+            return text
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
         if text is not None:
             return text
         return self._slow(data, issues, offset, True, suspect)[0]

@@ -73,7 +73,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, State, encode_with
+from . import Codec, State, decode_bounded, encode_with
 
 if TYPE_CHECKING:
     from ..charsets import Charset
@@ -161,7 +161,8 @@ def _cpython_iso2022_jp(data: bytes) -> str:
     return text
 _ESCAPE = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]?")
 # Two-byte mode tokens: whole pairs, pass-through controls, a lone or high byte.
-_TWO_BYTE = re.compile(rb"((?:[\x21-\x7e][\x21-\x7e])+)|([\x00-\x20\x7f]+)|[\x21-\xff]")
+_TWO_BYTE = re.compile(rb"((?:[\x21-\x7e][\x21-\x7e])+)|([\x00-\x20\x7f]+)|([\x80-\xff]+)|[\x21-\x7e]")
+_FFFD_RUN = re.compile("\ufffd+")
 _SET_HIGH_BIT = bytes((b | 0x80) if 0x21 <= b <= 0x7E else b for b in range(256))
 _PAIR = re.compile(rb"(..)", re.DOTALL)
 
@@ -202,7 +203,7 @@ class _Out:
     issues are collected here and handed over sorted by offset.
     """
 
-    __slots__ = ("parts", "issues", "found", "offset", "batches")
+    __slots__ = ("parts", "issues", "found", "offset", "batches", "merge")
 
     def __init__(self, issues: list[TextIssue] | None, offset: int) -> None:
         self.parts: list[str] = []
@@ -210,11 +211,25 @@ class _Out:
         self.found: list[TextIssue] | None = [] if issues is not None else None
         self.offset = offset
         self.batches: dict[int, list[tuple[int, int, bytes]]] = {}
+        # An accumulator that merges runs (BoundedIssues, ADR 0016) gets one issue per run of
+        # one-byte errors: what it makes of the run's issues one by one (issue 16).
+        self.merge = hasattr(issues, "add_run")
 
     def bad(self, start: int, length: int) -> None:
         self.parts.append("\ufffd")
         if self.found is not None:
             self.found.append(TextIssue(_INVALID, self.offset + start, length))
+
+    def bad_bytes(self, start: int, count: int) -> None:
+        """``count`` bytes from ``start`` that are each one error (U+FFFD each)."""
+        self.parts.append("\ufffd" * count)
+        found = self.found
+        if found is not None:
+            at = self.offset + start
+            if self.merge:
+                found.append(TextIssue(_INVALID, at, count))
+            else:
+                found.extend(TextIssue(_INVALID, at + k, 1) for k in range(count))
 
     def ambiguous(self, start: int, length: int) -> None:
         if self.found is not None:
@@ -227,11 +242,17 @@ class _Out:
             return
         text = codecs.charmap_decode(seg, "replace", table)[0]
         self.parts.append(text)
-        if self.found is not None and "\ufffd" in text:
-            i = text.find("\ufffd")
-            while i >= 0:
-                self.found.append(TextIssue(_INVALID, self.offset + start + i, 1))
-                i = text.find("\ufffd", i + 1)
+        found = self.found
+        if found is not None and "\ufffd" in text:  # each U+FFFD is one byte (the tables hold none)
+            at = self.offset + start
+            if self.merge:
+                found.extend(TextIssue(_INVALID, at + m.start(), m.end() - m.start())
+                             for m in _FFFD_RUN.finditer(text))
+            else:
+                i = text.find("\ufffd")
+                while i >= 0:
+                    found.append(TextIssue(_INVALID, at + i, 1))
+                    i = text.find("\ufffd", i + 1)
 
     def pairs(self, charset: int, pairs: bytes, start: int) -> None:
         """Queue ``pairs`` (even length, bytes 0x21..0x7E) of a two-byte set at ``start``."""
@@ -322,11 +343,13 @@ def _two_byte(out: _Out, charset: int, data: bytes, start: int, end: int, hold: 
     """
     pos = start
     for m in _TWO_BYTE.finditer(data, start, end):
-        pairs, ctl = m.group(1), m.group(2)
+        pairs, ctl, high = m.group(1, 2, 3)
         if pairs is not None:
             out.pairs(charset, pairs, m.start())
         elif ctl is not None:
             out.parts.append(ctl.decode("ascii"))
+        elif high is not None:  # bytes >= 0x80: each one error (never held: no trail follows)
+            out.bad_bytes(m.start(), len(high))
         else:
             if hold and m.end() == end and data[m.start()] < 0x80:
                 return m.start()
@@ -358,7 +381,8 @@ class Iso2022Codec(Codec):
                 return _cpython_iso2022_jp(data)
             except UnicodeDecodeError:
                 pass  # a pair CPython lacks (NEC rows): the general path
-        return self.decode_chunk(data, issues, offset, True, None)[0]
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return text if text is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
     def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
                      state: State) -> tuple[str, int, State]:
@@ -534,7 +558,8 @@ class HzCodec(Codec):
                 return data.decode("ascii")
             except UnicodeDecodeError:
                 pass
-        return self.decode_chunk(data, issues, offset, True, None)[0]
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return text if text is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
     def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
                      state: State) -> tuple[str, int, State]:

@@ -15,7 +15,7 @@ import threading
 from typing import Any
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, State, encode_with
+from . import Codec, State, decode_bounded, encode_with
 
 HANDLER = "onemail.johab"
 _local = threading.local()
@@ -49,7 +49,8 @@ class JohabCodec(Codec):
             return text
         except UnicodeDecodeError:
             pass
-        return self.decode_chunk(data, issues, offset, True, None)[0]
+        bounded = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return bounded if bounded is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
     def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
                      state: State) -> tuple[str, int, State]:
