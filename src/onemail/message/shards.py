@@ -255,8 +255,9 @@ def _plan_mbox(f, path: str, member: str | None, st: os.stat_result,
 
 
 def _plan_folder(top: str, st: os.stat_result, target: int) -> Iterator[Shard]:
-    """Batches of a folder's files (:mod:`onemail._walk`: the same files as the walk's)."""
-    from .._walk import walk as files_under
+    """Batches of a folder's files (:func:`onemail.message.containers.tasks`: the same files,
+    in the same order, as the walk's)."""
+    from .containers import tasks
 
     batch: list[str] = []
     acc = 0
@@ -267,14 +268,13 @@ def _plan_folder(top: str, st: os.stat_result, target: int) -> Iterator[Shard]:
         batch, acc = [], 0
         return shard
 
-    for file, problem in files_under([top]):
-        rel = os.path.relpath(file, top).replace(os.sep, "/")
-        if problem is not None:
+    for task in tasks([top]):
+        if isinstance(task, Skipped):
             if batch:
                 yield close()
-            reason = "not-regular" if problem.startswith("not a regular file") else "unreadable"
-            yield Shard("skipped", top, None if rel == "." else rel, problem=(reason, problem))
+            yield Shard("skipped", top, task.member, problem=(task.reason, task.detail))
             continue
+        file, rel = task.file, task.member
         try:
             fst = os.stat(file)
         except OSError:
@@ -357,23 +357,25 @@ def _read_file(path: str, member: str | None, repair: bool) -> Iterator[Found | 
 
 
 def _read_mbox_range(shard: Shard, repair: bool) -> Iterator[Found]:
-    from .reader import read_bytes, unquote_mbox
+    from .mbox import read_span
+    from .reader import read_bytes
 
     ctx = ReadContext(repair, 0, read_bytes)
-    for src, chunk, error in _mbox_range_pieces(shard):
+    for src, data, span, error in _mbox_range_pieces(shard):
         yield Found(src, Message("mbox", error=error) if error is not None
-                    else read_bytes(unquote_mbox(chunk), "mbox", ctx))
+                    else read_span(data, span, ctx))
 
 
-def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, bytes, str | None]]:
-    """Yield ``(source, message bytes, None)`` for each message of an mbox range, or
-    ``(source of the range's rest, b"", why)`` for what cannot be read.
+def _mbox_range_pieces(shard: Shard) -> Iterator[tuple]:
+    """Yield ``(source, range bytes, span, None)`` for each message of an mbox range (read with
+    :func:`onemail.message.mbox.read_span`, as the walk reads it), or
+    ``(source of the range's rest, b"", None, why)`` for what cannot be read.
 
     The planned range is read with a little of what follows it (the next separator line and
     the line after it), so the split rule sees what it saw when planning; the split must give
     the planned number of messages, the last one ending at the planned end.
     """
-    from .reader import mbox_spans
+    from .mbox import spans
 
     try:
         with _open_regular(shard.file) as f:
@@ -392,29 +394,41 @@ def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, bytes, str | None
                              f"{shard.start + len(data)}, the shard at byte {shard.end}")
         return
     found = last = 0
-    for s, e in mbox_spans(data):
+    for span in spans(data):
+        s, e = span.start, span.end
         if found == shard.count or e > length:
             break
         yield Source(shard.path, "mbox", shard.member, shard.index + found, shard.start + s,
-                     e - s), data[s:e], None
+                     e - s), data, span, None
         found += 1
         last = e
         if e == length:
             break
     if found != shard.count or last != length:
-        start = shard.start + (data.find(b"\n", last) + 1 if found else 0)
+        start = shard.start + (_line_after(data, last) if found else 0)
         rest = Shard("mbox", shard.path, shard.member, start, shard.end, shard.index + found,
                      shard.count - found)
         yield _failed(rest, f"mbox changed since planned: {found} of {shard.count} messages "
                             "found in the shard's range")
 
 
-def _failed(shard: Shard, why: str) -> tuple[Source, bytes, str]:
+def _line_after(data: bytes, end: int) -> int:
+    """Where the line after a message ending at ``end`` starts (M20: a message keeps its last
+    line feed; an empty line after it is the mbox's)."""
+    if end and data[end - 1:end] != b"\n":
+        nl = data.find(b"\n", end)
+        end = len(data) if nl < 0 else nl + 1
+    if data[end:end + 1] == b"\n":
+        return end + 1
+    return end + 2 if data[end:end + 2] == b"\r\n" else end
+
+
+def _failed(shard: Shard, why: str) -> tuple[Source, bytes, None, str]:
     """The one error message standing for an mbox range (or the rest of one) not read: its
     source is the range (first index, offset, length)."""
     src = Source(shard.path, "mbox", shard.member, shard.index, shard.start, shard.end - shard.start)
     last = shard.index + shard.count - 1
-    return src, b"", f"{why} (messages {shard.index}-{last}, bytes {shard.start}-{shard.end})"
+    return src, b"", None, f"{why} (messages {shard.index}-{last}, bytes {shard.start}-{shard.end})"
 
 
 def _read_range(f, start: int, end: int, size: int) -> bytes:

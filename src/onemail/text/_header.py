@@ -20,12 +20,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 
-from .charsets import Charset, decode_unknown, for_label, is_us_ascii_label
+from .charsets import BytesLike, Charset, decode_unknown, for_label, is_us_ascii_label
 from .issues import IssueKind, TextIssue
 
 __all__ = [
     "SPILL",
     "STATEFUL",
+    "Span",
     "FoldMap",
     "IssueSpill",
     "SpanLocator",
@@ -48,7 +49,7 @@ __all__ = [
 # Arguments
 
 
-def value_bytes(value, what: str) -> tuple[bytes, int]:
+def value_bytes(value: str | BytesLike, what: str) -> tuple[bytes, int]:
     """Return ``(bytes, mode)``: mode 0 for bytes input, 1 for a ``str`` (``surrogateescape``),
     2 for a ``str`` with other lone surrogates (``surrogatepass``).
 
@@ -66,7 +67,7 @@ def value_bytes(value, what: str) -> tuple[bytes, int]:
     raise TypeError(f"{what} must be str or bytes-like, not {type(value).__name__}")
 
 
-def charset_arg(charset, what: str) -> Charset:
+def charset_arg(charset: str | Charset, what: str) -> Charset:
     """Resolve a charset argument (a label or a :class:`Charset`).
 
     :raises TypeError: ``charset`` is neither (the message names ``what``).
@@ -179,8 +180,11 @@ def high_byte_span(data: bytes) -> tuple[int, int]:
 
     The span an ``AmbiguousRaw8Bit`` issue covers (T51); ``data`` must hold such a byte.
     """
-    start = _HIGH_BYTE.search(data).start()
-    end = len(data) - _HIGH_BYTE.search(data[::-1]).start()
+    first = _HIGH_BYTE.search(data)
+    last = _HIGH_BYTE.search(data[::-1])
+    assert first is not None and last is not None  # the caller's precondition
+    start = first.start()
+    end = len(data) - last.start()
     return start, end
 
 
@@ -248,7 +252,9 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
         return seg.decode("ascii"), False
     if issues is not None:
         first = seg.find(b"\x1b")
-        last = _ESCAPE.match(seg, seg.rfind(b"\x1b")).end()
+        escape = _ESCAPE.match(seg, seg.rfind(b"\x1b"))
+        assert escape is not None  # the pattern matches at any ESC
+        last = escape.end()
         issues.append(TextIssue(_K_RAW_ISO2022, at + first, last - first))
     return _iso2022_jp().decode(seg, issues, at), True
 
