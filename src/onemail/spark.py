@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 try:
     import pyspark  # noqa: F401
@@ -36,13 +37,17 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from .message.shards import DEFAULT_TARGET_BYTES, Shard, records, shards
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.sql.types import StructType
+
 __all__ = ["dataframe", "schema"]
 
 BATCH = 1000
 """Records per Arrow record batch a worker sends back."""
 
 
-def schema():
+def schema() -> StructType:
     """The Spark schema of a record (``pyspark.sql.types.StructType``): the Arrow record schema
     converted by pyspark."""
     from pyspark.sql.pandas.types import from_arrow_schema
@@ -78,14 +83,14 @@ def dataframe(spark: SparkSession, paths: Iterable[str | os.PathLike[str]], *,
     return plan_df.mapInArrow(_reader(repair), schema())
 
 
-def _reader(repair: bool):
-    def read(batches: Iterator) -> Iterator:
+def _reader(repair: bool) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    def read(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         return _read_batches(batches, repair)
 
     return read
 
 
-def _read_batches(batches: Iterable, repair: bool) -> Iterator:
+def _read_batches(batches: Iterable[pa.RecordBatch], repair: bool) -> Iterator[pa.RecordBatch]:
     """The work of one Spark task: the shards in ``batches`` (Arrow record batches of shard
     rows) into Arrow record batches of records."""
     from .message.arrow import records_to_table
@@ -93,7 +98,7 @@ def _read_batches(batches: Iterable, repair: bool) -> Iterator:
     for batch in batches:
         for blob in batch.column("shard").to_pylist():
             shard: Shard = pickle.loads(blob)
-            pending: list[dict] = []
+            pending: list[dict[str, Any]] = []
             for record in records(shard, repair=repair):
                 pending.append(record)
                 if len(pending) >= BATCH:
