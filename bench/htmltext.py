@@ -2,7 +2,7 @@
 """HTML to text: onemail's own layout (onemail.message.htmltext) against the stdlib
 ``html.parser`` and the libraries one could use instead, on every text/html part of the mail
 corpus, in one run: speed, and how each keeps tables, lists, links, entities, and drops
-scripts and styles; then hostile input (docs/adr/0019-html-to-text.md).
+scripts and styles; then hostile input (docs/adr/0017-html-to-text.md).
 
 Quality is counted against what lxml's HTML parser finds in the same document (the reference
 structure; lxml is in the bench extra): for each anchor with an http(s) target and a text that

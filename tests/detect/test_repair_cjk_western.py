@@ -69,3 +69,17 @@ def test_d46_a_lead_and_one_continuation_of_a_longer_sequence() -> None:
     # UTF-8 Ukrainian read as GBK comes back (its clean reading lost 6 points per "ні")
     original = "\u0410\u043c\u0456\u043d\u0456\u0439 \u043d\u043e\u0457\u043c\u043e\u043b \u0438\u043d\u0430\u0440\u0456\u0454."
     assert repair(original.encode("utf-8").decode("gbk")).text == original
+
+
+def test_d47_an_ideograph_alone_in_a_patch_stays() -> None:
+    # a Chinese comment in a kernel patch (lkml, notmuch corpus): GBK reads 在 back as "ÔÚ",
+    # a word of non-ASCII letters only, which Western text never has; Big5 reads 愛 as "·R"
+    line = "\t//if (Check_D_MediaPower())        ; \u5728 6250 don't care\n"
+    text = "--- a/drivers/staging/x.c\n+++ b/drivers/staging/x.c\n" + line * 40
+    assert repair(text).text == text
+    assert repair(line).text == line
+    assert repair("The word \u611b means love").text == "The word \u611b means love"
+    # an accented letter and its ASCII neighbour read as one ideograph still come back
+    original = "y \u00e9l dijo que la canci\u00f3n es buena"
+    moji = _moji(original, "cp1252", "gbk")
+    assert repair(moji).text == original

@@ -492,26 +492,33 @@ def test_standard_input(monkeypatch):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs")
 @pytest.mark.parametrize("packed", [False, True])
 def test_fifo_mbox_needs_no_seek(tmp_path, packed, monkeypatch):
-    import threading
-
     import onemail.message.containers as containers
 
     monkeypatch.setattr(containers, "SPILL_BYTES", 1000)  # through the temporary file too
     samples = _samples(4)
     box = VARIANTS["mboxrd"](samples)
     payload = _compress("gzip", box) if packed else box
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
+    from fifo import fed_fifo
 
-    def writer():
-        with open(fifo, "wb") as f:
-            for i in range(0, len(payload), 777):
-                f.write(payload[i:i + 777])
-
-    t = threading.Thread(target=writer)
-    t.start()
-    found = _messages(walk([fifo]))
-    t.join()
+    with fed_fifo(tmp_path, payload) as fifo:
+        found = _messages(walk([fifo]))
     assert len(found) == 4
     for f, data in zip(found, samples, strict=True):
         _same(f.message, read(data))
+
+
+def test_task_for_gives_the_walk_s_own_task(tmp_path):
+    """A worker handed one file of a folder reads it as the walk does (walk_file with root)."""
+    from onemail.message.containers import FileTask, task_for, tasks, walk_file, walk_task
+
+    samples = _samples(4)
+    _maildir(tmp_path / "Maildir", samples)
+    inbox = tmp_path / "mh" / "inbox"
+    inbox.mkdir(parents=True)
+    (inbox / "3").write_bytes(samples[0])
+    (tmp_path / "plain.eml").write_bytes(samples[1])
+    planned = [t for t in tasks([tmp_path]) if isinstance(t, FileTask)]
+    assert [t.container for t in planned] == ["maildir"] * 3 + [None, "maildir", "mh", None]
+    for task in planned:
+        assert task_for(str(tmp_path), task.member) == task
+        assert list(walk_file(task.file, root=tmp_path)) == list(walk_task(task))

@@ -57,7 +57,7 @@ def test_levels_stop_growing():
                                   "<ul><li>", "<a href='http://x'>y", "<script>", "<"])
 def test_hostile_input_never_raises(unit):
     """CPython 3.11's html.parser takes quadratic time on the first two and raises on ``<![``
-    (docs/adr/0019-html-to-text.md); here each is one pass (no timing asserted)."""
+    (docs/adr/0017-html-to-text.md); here each is one pass (no timing asserted)."""
     out = html_to_text("x " + unit * 20000)
     assert isinstance(out, str) and out.startswith("x")
 

@@ -87,16 +87,24 @@ def test_no_decoded_header_holds_an_encoded_word_that_decodes(corpus_messages):
 
 
 def test_scan_counts_match_reading(corpus_messages):
+    """scan's summary of the corpus folder equals reading each file alone: read_mbox for the
+    files that are mailboxes (a first ``From `` line: four hold several messages, M20), read for
+    the others; README.md and MANIFEST.tsv are the two skips (not mail)."""
     summary = scan([str(MAIL)])
-    assert summary["files"] == 3384
-    assert summary["messages"] == len(corpus_messages)
+    messages = []
+    for row, msg in corpus_messages:
+        head = (MAIL / row["file"]).read_bytes()[:8]
+        boxed = head.startswith(b"From ") or head.startswith(b"\xef\xbb\xbfFrom ")
+        messages += list(onemail.read_mbox(MAIL / row["file"])) if boxed else [msg]
+    assert summary["files"] == 3386 and summary["skipped"] == {"not-mail": 2}
+    assert summary["messages"] == len(messages) == 3384 + 5
     assert summary["unreadable"] == []
     assert [f["path"].rsplit("/", 1)[1] for f in summary["failures"]] == [
         "autotests__data__clusterfuzz-testcase-minimized-kmime_fuzzer-4804196479336448.eml"]
-    parts = sum(1 for _, m in corpus_messages for _ in m.walk())
+    parts = sum(1 for m in messages for _ in m.walk())
     assert summary["parts"] == parts
-    assert summary["issues"] == Counter(i.kind.value for _, m in corpus_messages for i in m.issues)
-    charsets = Counter(f"{p.charset} ({p.charset_source})" for _, m in corpus_messages for p in m.walk()
+    assert summary["issues"] == Counter(i.kind.value for m in messages for i in m.issues)
+    charsets = Counter(f"{p.charset} ({p.charset_source})" for m in messages for p in m.walk()
                        if p.charset_source)
     assert summary["charsets"] == charsets
     assert summary["charsets"]["utf-8 (declared)"] > 500

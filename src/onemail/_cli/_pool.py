@@ -39,8 +39,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
-__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths", "export_work", "print_pool_summary", "run",
-           "scan_files", "scan_work", "shard_bytes"]
+__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths",
+           "export_work", "outcome_summary", "print_pool_summary", "run", "shard_bytes"]
 
 GRACE_SECONDS = 2.0
 """How long stopped workers get to end after SIGTERM before SIGKILL."""
@@ -414,74 +414,26 @@ def _mb(n: int) -> str:
 # scan
 
 
-def scan_work(shard) -> Iterator[tuple]:
-    """``scan``'s work: for each message of ``shard``, ``(file, error, issue kinds, parts,
-    charsets)``; for each skipped path, ``(file, None, None, reason, detail)`` (plain values,
-    cheap to send)."""
-    from ..message.containers import Found
-    from ..message.shards import messages
-
-    for item in messages(shard):
-        if not isinstance(item, Found):
-            file = item.path if item.member is None else os.path.join(item.path, item.member)
-            yield file, None, None, item.reason, item.detail
-            continue
-        msg, src = item.message, item.source
-        file = src.path if src.member is None else os.path.join(src.path, src.member)
-        if msg is None:  # only a walk with read=False gives none
-            continue
-        parts = 0
-        charsets = []
-        for part in msg.walk():
-            parts += 1
-            if part.charset_source:
-                charsets.append(f"{part.charset} ({part.charset_source})")
-        yield file, msg.error, [i.kind.value for i in msg.issues], parts, charsets
-
-
-def scan_files(files: list[str], summary: dict, jobs: int, *, progress: bool = False,
-               warm: Callable[[], None] | None = None) -> dict:
-    """Scan ``files`` on ``jobs`` processes through shards into ``summary`` (the dict of
-    ``onemail._cli.mail.scan``, its counters empty); return it.
-
-    Beside the keys of a sequential scan, the summary gets, only when they happen:
-    ``failed_shards`` (ranges not read: ``path``, ``member``, ``kind``, ``start``, ``end``,
-    ``first_message``, ``messages``, ``delivered``, ``error``), ``workers_lost`` and ``retried``
-    (counts), ``interrupted`` (``"SIGINT"`` / ``"SIGTERM"``) with ``unfinished`` (the shards not
-    read to their end, as for ``failed_shards``) and ``exit`` (the exit code to use).
-    """
-    from ..message.shards import shards
-
-    def on_items(shard, items) -> None:
-        for file, error, kinds, parts, charsets in items:
-            if kinds is None:  # a skipped path: parts is its reason, charsets its detail
-                summary["unreadable"].append({"path": file, "error": charsets})
-                continue
-            summary["messages"] += 1
-            summary["parts"] += parts
-            summary["issues"].update(kinds)
-            summary["charsets"].update(charsets)
-            if error is not None:
-                summary["failures"].append({"path": file, "error": error})
-
-    bar = Progress() if progress else None
-    target = shard_bytes(files, jobs)
-    out = run(shards(files, target_bytes=target), scan_work, jobs=jobs, on_items=on_items, progress=bar, warm=warm)
-    if bar is not None:
-        bar.done()
+def outcome_summary(out: Outcome) -> tuple[dict, int | None]:
+    """What a run adds to a scan summary, only what happened (``failed_shards``,
+    ``workers_lost`` and ``retried``, ``interrupted`` with ``unfinished``), and the exit code it
+    calls for (:data:`EXIT_INTERRUPTED` after a stop, 1 after a failed shard or a lost worker,
+    else ``None``)."""
+    keys: dict = {}
+    code = None
     if out.failed:
-        summary["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
-                                    for f in out.failed]
+        keys["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
+                                 for f in out.failed]
     if out.lost_workers:
-        summary["workers_lost"] = out.lost_workers
-        summary["retried"] = out.retried
+        keys["workers_lost"] = out.lost_workers
+        keys["retried"] = out.retried
     if out.interrupted is not None:
-        summary["interrupted"] = out.interrupted.name
-        summary["unfinished"] = [_describe(s) for s in out.unfinished]
-        summary["exit"] = EXIT_INTERRUPTED[out.interrupted]
+        keys["interrupted"] = out.interrupted.name
+        keys["unfinished"] = [_describe(s) for s in out.unfinished]
+        code = EXIT_INTERRUPTED[out.interrupted]
     elif out.failed or out.lost_workers:
-        summary["exit"] = 1
-    return summary
+        code = 1
+    return keys, code
 
 
 MIN_SHARD_BYTES = 1 << 20

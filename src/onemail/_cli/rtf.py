@@ -13,17 +13,19 @@ function before :func:`onemail.cli.build_parser` runs.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import pkgutil
 import sys
+from collections.abc import Callable
 
 from ._safe import escape_for_terminal
 
-_EXTRA: list = []  # add_subparser functions registered through add_subcommands()
+_EXTRA: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []  # add_subparser functions registered through add_subcommands()
 
 
-def add_subcommands(add_subparser) -> None:
+def add_subcommands(add_subparser: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]) -> None:
     """Register ``add_subparser(rtf_sub)``, called when the ``rtf`` group is built.
 
     :param add_subparser: a callable taking the group's ``argparse`` subparsers object.
@@ -32,7 +34,7 @@ def add_subcommands(add_subparser) -> None:
         _EXTRA.append(add_subparser)
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rtf", help="RTF bodies: compressed RTF (MS-OXRTFCP) and more")
     rtf_sub = p.add_subparsers(dest="rtf_command", metavar="SUBCOMMAND")
     p.set_defaults(run=lambda args: _usage(p))
@@ -63,7 +65,7 @@ def add_parser(sub) -> None:
         add_subparser(rtf_sub)
 
 
-def _usage(parser) -> int:
+def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
     return 2
 
@@ -97,7 +99,7 @@ def write_output(path: str | None, data: bytes) -> bool:
     return True
 
 
-def run_decompress(args) -> int:
+def run_decompress(args: argparse.Namespace) -> int:
     from ..rtf import decompress
 
     data = read_input(args.file)
@@ -123,7 +125,7 @@ def run_decompress(args) -> int:
     return 0 if write_output(args.output, result.data) else 1
 
 
-def run_compress(args) -> int:
+def run_compress(args: argparse.Namespace) -> int:
     from ..rtf import compress
 
     data = read_input(args.file)

@@ -649,7 +649,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
-            not _western_shape(old_text) or not _consistent(new_text)):
+            not _western_shape(old_text) or not _consistent(new_text)
+            or not _alone_runs_are_words(old_text, wrong, right)):
         return False
     if wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text):
         return False
@@ -659,6 +660,27 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
         return False  # half-width katakana come in runs: "ﾀ犁" is not Japanese (D26)
     if right in _CJK_PAGES and new.han and not new.kana and new.half_kana > new.han:
         return False  # half-width katakana outnumbering the kanji, no kana (D31)
+    return True
+
+
+#: A run of East Asian (or private-use) characters that is a word of its own: no letter or digit
+#: beside it (D47).
+_ALONE_EAST = re.compile("(?<![^\\W_])[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+                         "\uff61-\uff9f\ue000-\uf8ff]+(?![^\\W_])")
+
+
+def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
+    """True when every East Asian run of ``text`` that stands as a word of its own reads, through
+    ``wrong`` and ``right`` (a CJK page and a Western one), as a word: letters only, an ASCII
+    one among them (D47). Western text read as a CJK page makes such a run from a short word
+    that starts with an accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in
+    Latin prose or code (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``."""
+    for m in _ALONE_EAST.finditer(text):
+        data = _encode(m.group(), wrong)
+        word = _decode(data, right) if data is not None else None
+        # (letters only, at least one non-ASCII and one ASCII)
+        if word is None or not word.isalpha() or word.isascii() or not word.encode("ascii", "ignore"):
+            return False
     return True
 
 
@@ -944,8 +966,8 @@ def mojibake_steps(text: str) -> tuple[tuple[str, str], ...]:
     :raises TypeError: ``text`` is not a ``str``.
 
     Cost: on clean text only the cheap test (:func:`repair_possible`: C codecs and patterns,
-    no scoring), about the time of ``ftfy.fix_encoding`` on the same text (bench/repair.py
-    prints both); on mojibake the rounds of :func:`repair`. Memory: a few times the text.
+    no scoring; bench/repair.py times it beside ``ftfy.fix_encoding``); on mojibake the rounds
+    of :func:`repair`. Memory: a few times the text.
 
     >>> mojibake_steps("FÃ¶rstÃ¥r inte")
     (('windows-1252', 'utf-8'),)

@@ -23,7 +23,9 @@ Recognition (:func:`recognise`) looks at the content; a file name's suffix is on
   A file whose first line is a header line but holds none of those fields, or whose header
   section is empty, is read as a message only when its name ends in a mail suffix
   (:data:`MAIL_SUFFIXES`) or it was named by the caller; else it is skipped as ``not-mail``
-  (a folder of notes, a ``README`` with ``Title:``). A file starting with ``"From "`` is an
+  (a folder of notes, a ``README`` with ``Title:``). A file so named or hinted whose content is
+  no mail at all is still read: its message has :attr:`Message.error` set (a failure, not a
+  skip: its name says it should have been mail). A file starting with ``"From "`` is an
   mbox whatever its name (an ``.eml`` saved with its envelope line is an mbox of one message).
 * a folder is walked in name order (:func:`~onemail.message.source.name_key`: ``2`` before
   ``10``), depth first, files and sub-folders in one order (so that :meth:`Source.key` sorts
@@ -71,7 +73,7 @@ from .formats import ReadContext
 from .mbox import MAIL_FIELDS, begins_header, read_span, spans
 from .model import Message
 from .reader import read_bytes
-from .source import Source, name_key
+from .source import Source, name_key, place_name
 
 __all__ = [
     "COMPRESSIONS",
@@ -89,6 +91,7 @@ __all__ = [
     "Skipped",
     "maildir_flags",
     "recognise",
+    "task_for",
     "tasks",
     "walk",
     "walk_data",
@@ -200,16 +203,9 @@ class Skipped:
 
     @property
     def where(self) -> str:
-        """``path``, then ``/member`` (or ``!member`` inside an archive) and ``:folder``: a
-        human name of the place (not escaped: escape it before printing on a terminal)."""
-        out = self.path
-        if self.archive:
-            out += "/" + self.archive
-        if self.member:
-            out += ("!" if self.archive is not None else "/") + self.member
-        if self.folder:
-            out += ":" + self.folder
-        return out
+        """A human name of the place (:func:`~onemail.message.source.place_name`; not escaped:
+        escape it before printing on a terminal)."""
+        return place_name(self.path, self.member, self.archive, self.folder)
 
     def to_json(self) -> dict[str, object]:
         """Return ``{"path", "reason", "detail"}`` and the other fields that are set."""
@@ -417,14 +413,64 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
     yield from _data(data, place, ctx, read)
 
 
-def walk_file(path: str | os.PathLike, *, repair: bool = False, read: bool = True) -> Iterator[Item]:
-    """Yield the messages of one named file (regular or FIFO; ``"-"`` for standard input).
+def walk_file(path: str | os.PathLike, *, root: str | os.PathLike | None = None,
+              member: str | None = None, repair: bool = False, read: bool = True) -> Iterator[Item]:
+    """Yield the messages of one file (regular or FIFO; ``"-"`` for standard input).
+
+    :param path: the file.
+    :param root: the folder the caller named, when ``path`` was found inside it: the sources
+        then say ``path=root, member=...`` and the file is read as the walk of ``root`` reads
+        it (a Maildir's file with its folder and flags, an MH message: :func:`task_for`).
+        ``None``: ``path`` was named itself.
+    :param member: ``path`` relative to ``root`` (``/``-separated; default: computed).
+    :param repair: as for :func:`walk`. ``read``: as for :func:`walk`.
 
     A named file that is not recognised is still read, as :func:`onemail.read` would: its
     message has :attr:`Message.error` set ("not a message").
     """
     p = os.fsdecode(os.fspath(path))
-    yield from walk_task(FileTask(p, p), repair=repair, read=read)
+    if root is None:
+        task = FileTask(p, p)
+    else:
+        top = os.fsdecode(os.fspath(root))
+        rel = member if member is not None else os.path.relpath(p, top).replace(os.sep, "/")
+        task = task_for(top, rel)
+    yield from walk_task(task, repair=repair, read=read)
+
+
+def task_for(root: str, member: str) -> FileTask:
+    """The :class:`FileTask` the walk of the folder ``root`` plans for its file ``member``
+    (``/``-separated): the same container, folder and flags (a file of a Maildir's ``cur/`` or
+    ``new/``, of a Maildir++ folder, a numbered file of an MH folder), found by listing the
+    file's parent folders as the walk does. For a worker that is handed files one by one."""
+    tree = _FsTree(root, os.stat(root)) if os.path.isdir(root) else None
+    names = member.split("/")
+    file = os.path.join(root, *names)
+    if tree is None:
+        return FileTask(root, file, member)
+
+    def dirs_files(rel: str) -> tuple[set[str], list[str]]:
+        tree.seen.clear()
+        entries = tree.listdir(rel)
+        if isinstance(entries, str):
+            return set(), []
+        return ({n for n, k, _ in entries if k == "dir"}, [n for n, k, _ in entries if k == "file"])
+
+    parent = "/".join(names[:-1])
+    if len(names) >= 2 and names[-2] in ("cur", "new"):
+        maildir = "/".join(names[:-2])
+        if {"cur", "new"} <= dirs_files(maildir)[0]:
+            folder = None
+            box = names[-3] if len(names) >= 3 else ""
+            above = "/".join(names[:-3])
+            if box.startswith(".") and len(box) > 1 and {"cur", "new"} <= dirs_files(above)[0]:
+                folder = box[1:].replace(".", "/")
+            return FileTask(root, file, member, "maildir", folder, maildir_flags(names[-1]))
+    sub_dirs, files = dirs_files(parent)
+    plain = [n for n in files if not n.startswith(".")]
+    mh = (not {"cur", "new"} <= sub_dirs and names[-1].isdigit()
+          and (".mh_sequences" in files or (bool(plain) and all(n.isdigit() for n in plain))))
+    return FileTask(root, file, member, "mh" if mh else None)
 
 
 def walk_data(data: bytes | bytearray | memoryview, *, path: str = "-", member: str | None = None,
@@ -483,7 +529,7 @@ def _data(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) 
             yield place.skipped("empty", "an mbox without a message (a From line and nothing after it)",
                                 container=container)
         return
-    if kind is None and not place.named:
+    if kind is None and not hint:
         yield place.skipped("not-mail", "no message, mbox, Outlook .msg, TNEF, PST, compressed or "
                             "zip signature, and no mail header field")
         return

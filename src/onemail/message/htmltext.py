@@ -1,6 +1,6 @@
 """Plain text out of an HTML body: :func:`html_to_text`, for a record's ``body_text`` (M32).
 
-Why our own reader and not ``html.parser`` or a library: ``docs/adr/0019-html-to-text.md``
+Why our own reader and not ``html.parser`` or a library: ``docs/adr/0017-html-to-text.md``
 (measured on the corpus). In short: CPython 3.11's ``html.parser`` takes quadratic time on
 unclosed comments and tags (20 000 ``<a `` took 51 s) and raises ``AssertionError`` on
 ``<![<![``; the lxml- and lexbor-based converters are linear but bring a C library for one
@@ -80,8 +80,8 @@ _LINK_SCHEMES = ("http:", "https:", "ftp:", "mailto:")
 
 MAX_LEVELS = 10
 """List indents and quote marks stop growing after this many levels (so that ``<ul><li>``
-repeated n times costs linear, not quadratic, output); the deepest list or quote in the corpus's
-HTML bodies is 6 levels."""
+repeated n times costs linear, not quadratic, output); in the corpus's text/html parts (lxml)
+lists nest at most 3 levels and quotes 4."""
 
 
 class _Layout:

@@ -8,21 +8,22 @@ parallel read (:func:`next_separator`) use it alike.
 messages when
 
 * it is the first line of the mailbox, or
-* the lines after it begin a message header (:func:`begins_header`: the next line is a header
-  field, and the fields before the section's end, its empty line or the first line that is
-  neither a field nor a continuation, include one of :data:`MAIL_FIELDS`: ``Received``,
-  ``From``, ``Date``, ``Subject``, ...), the line is not itself a field (``From :``), and
-  either it follows an empty line (``\\n`` or ``\\r\\n``), or it is an RFC 4155 envelope (a
-  sender and an asctime date: ``From a@b Thu Jul  2 12:05:05 2020``) or a bare one (``From ``,
-  ``From -``): writers that do not end a message with an empty line (sisimai's BSD
-  mailboxes, kmime's ``simple-encapsulated.mbox``, mimekit's ``simple.mbox.txt``).
+* it is not itself a header field (``From :``) and either the lines after it begin a message
+  header (:func:`begins_header`: the next line is a header field, and the fields before the
+  section's end, its empty line or the first line that is neither a field nor a continuation,
+  include one of :data:`MAIL_FIELDS`: ``Received``, ``From``, ``Date``, ``Subject``, ...), or
+  the line is a whole RFC 4155 envelope: a sender and an asctime date (``From a@b Thu Jul  2
+  12:05:05 2020``; a zone before the year allowed), whatever follows (a message without a
+  header: Tika's ``simple.mbox``).
 
-After an empty line, what follows ``From `` on the line is not looked at: an RFC 4155 line,
-Thunderbird's ``From - Mon Jan  1 ...``, a bare ``From `` (Google Takeout, GYB) and a line
-without a time all separate. A body line such as ``From 9:30 until 10:00`` separates only when
-an empty line comes before it and a message header after it. Every ``"From "`` line inside a
-message that was not taken as a separator is an ``AmbiguousMboxSeparator`` issue of that
-message: a message may hold two.
+Whether an empty line comes before it is not looked at, nor, when a header follows, what
+stands on the line: Thunderbird's ``From - Mon Jan  1 ...``, a bare ``From `` (Google Takeout,
+GYB), a line without a time, and writers that do not end a message with an empty line
+(sisimai's BSD mailboxes, kmime's ``simple-encapsulated.mbox``, mimekit's ``simple.mbox.txt``)
+all separate. A body line such as ``From 9:30 until 10:00`` separates only when a message
+header follows it. Every ``"From "`` line inside a message that
+was not taken as a separator is an ``AmbiguousMboxSeparator`` issue of that message: a message
+may hold two.
 
 **Content-Length (M22, mboxcl / mboxcl2).** When a message's header section has a
 ``Content-Length`` and the body of that many bytes ends at the end of the mailbox (line ends
@@ -86,14 +87,14 @@ exceed any file size)."""
 
 _FIELD = re.compile(rb"([\x21-\x39\x3b-\x7e]+)[ \t]*:")
 _NOT_A_CANDIDATE = re.compile(rb"From[ \t]*:")  # "From :" is a header field, not a separator
-# An RFC 4155 envelope line: "From", a sender, an asctime date (a zone before the year allowed).
+# An RFC 4155 envelope: "From", a sender, an asctime date (a zone before the year allowed).
 _ENVELOPE = re.compile(
-    rb"From +[^ \t\r\n]+ +(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? +"
-    rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* +[0-9]{1,2},? +"
-    rb"[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?: +[^ \t\r\n]+){0,3}? +[0-9]{4}(?![0-9])")
-_BARE = re.compile(rb"From[ \t]+(?:-[ \t]*)?\r?")
+    rb"From +[^ \t\r\n]+ +(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) +"
+    rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +[0-9]{1,2} +"
+    rb"[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?: +[^ \t\r\n]+)?? +[0-9]{4}[ \t]*\r?")
 ENVELOPE_BYTES = 256
-"""How much of a ``"From "`` line is looked at for an envelope (a bound on the work per line)."""
+"""Longest ``"From "`` line read as an RFC 4155 envelope (a bound on the work per line)."""
+
 _QUOTED = re.compile(rb"^>(>*From )", re.M)
 _DIGITS = re.compile(rb"[ \t]*([0-9]{1,%d})[ \t]*\r?$" % MAX_CONTENT_LENGTH_DIGITS)
 
@@ -161,26 +162,17 @@ def _section(data: Data, pos: int, n: int) -> tuple[bool, int, int | None, int]:
     return found, first, length, -1
 
 
-def _after_empty_line(data: Data, line: int, floor: int) -> bool:
-    """True when the line at ``line`` follows an empty line that starts at or after ``floor``."""
-    if line - 2 >= floor and data[line - 2:line] == b"\n\n":
-        return True
-    return line - 3 >= floor and data[line - 3:line] == b"\n\r\n"
-
-
-def _starts_message(data: Data, line: int, n: int, floor: int = 0) -> tuple[bool, int]:
+def _starts_message(data: Data, line: int, n: int) -> tuple[bool, int]:
     """Whether the ``"From "`` line at ``line`` (not the first of the mailbox) is a separator
-    (M20): after an empty line starting at or after ``floor``, or holding an envelope, and
-    followed by a message header. Also the offset after that line (``-1`` without a line feed
-    before ``n``)."""
+    (M20): not a field itself, and an envelope or followed by a message header. Also the offset
+    after that line (``-1`` without a line feed before ``n``)."""
     nl = data.find(b"\n", line, n)
     if nl < 0:
         return False, -1
     if _NOT_A_CANDIDATE.match(data, line, nl):
         return False, nl + 1
-    if not (_after_empty_line(data, line, floor) or _BARE.fullmatch(data, line, nl)
-            or _ENVELOPE.match(data, line, min(nl, line + ENVELOPE_BYTES))):
-        return False, nl + 1
+    if nl - line <= ENVELOPE_BYTES and _ENVELOPE.fullmatch(data, line, nl):
+        return True, nl + 1
     return begins_header(data, nl + 1, end=n), nl + 1
 
 
@@ -197,7 +189,7 @@ def begins_header(data: Data, pos: int = 0, *, end: int | None = None) -> bool:
 def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
     """True when the line starting at offset ``line`` of ``data`` is a separator by the line
     rule (module docstring, M20): the first line of the mailbox starting with ``"From "``, or a
-    ``"From "`` line after an empty line followed by a message header.
+    ``"From "`` line that is an RFC 4155 envelope or is followed by a message header.
 
     :param data: the mailbox (``bytes``, ``bytearray``, ``memoryview`` or ``mmap``).
     :param line: a byte offset at the start of a line.
@@ -282,7 +274,7 @@ def spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterator[Mbo
                 yield MboxSpan(first, _trim_end(data, first, n), sep, False, True, tuple(unsplit))
                 return
             line = j + 1
-            if _starts_message(data, line, n, first - 1)[0]:
+            if _starts_message(data, line, n)[0]:
                 yield MboxSpan(first, _trim_end(data, first, j + 1), sep, False, True, tuple(unsplit))
                 sep = line
                 break
@@ -319,7 +311,7 @@ def _inside_length(data: Data, body: int, target: int) -> tuple[int | None, bool
             return conflict, quoted and data[body:body + 5] != b"From "
         line = j + 1
         quoted = False
-        if conflict is None and _starts_message(data, line, target, body)[0]:
+        if conflict is None and _starts_message(data, line, target)[0]:
             conflict = line
         j = line
 

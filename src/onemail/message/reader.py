@@ -29,12 +29,12 @@ from .model import Message
 __all__ = ["MessageInput", "mbox_spans", "read", "read_bytes", "read_mbox", "sniff"]
 
 
-MessageInput = bytes | bytearray | memoryview | str | os.PathLike | BinaryIO | email.message.Message
+MessageInput = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO | email.message.Message
 """What :func:`read` and :func:`read_mbox` accept (not :class:`onemail.message.source.Source`,
 the place of a message inside a container)."""
 
 
-def _open(path) -> BinaryIO:
+def _open(path: str | os.PathLike[str]) -> BinaryIO:
     """Open ``path`` for reading bytes: a regular file or a FIFO (``<(command)``); a device or
     socket (``/dev/zero`` never ends) raises ``OSError``."""
     f = open(path, "rb")  # noqa: SIM115 - returned to a with statement

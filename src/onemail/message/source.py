@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["CONTAINERS", "Source", "name_key"]
+__all__ = ["CONTAINERS", "Source", "name_key", "place_name"]
 
 CONTAINERS = frozenset({"eml", "mbox", "maildir", "mh", "msg", "tnef", "pst", "zip", "stdin"})
 """The kinds of container a message can be found in (``eml``: a file holding one RFC 5322
@@ -51,7 +52,7 @@ class Source:
     compression: str | None = None
     archive: str | None = None
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """A sort key: sources of one named path in the order a sequential read
         (:func:`onemail.message.containers.walk`) meets them: by the ``/``-separated names of
         archive and member compared name by name with :func:`name_key` (a folder's files and
@@ -61,6 +62,13 @@ class Source:
         names = tuple(name_key(n) for n in _names(self.archive) + _names(self.member))
         folder = tuple(name_key(n) for n in _names(self.folder))
         return (self.path, names, folder, self.index, self.offset or 0)
+
+    @property
+    def where(self) -> str:
+        """A human name of the place (:func:`place_name`), ``#n`` (from 1) added for a message
+        of an mbox or a PST folder; not escaped (escape it before printing on a terminal)."""
+        out = place_name(self.path, self.member, self.archive, self.folder)
+        return out + f" #{self.index + 1}" if self.container in ("mbox", "pst") else out
 
     def to_json(self) -> dict[str, object]:
         """Return the fields as a JSON object (``None`` fields left out, ``path`` and
@@ -80,10 +88,25 @@ def _names(path: str | None) -> list[str]:
 _DIGITS = re.compile(r"([0-9]+)")
 
 
-def name_key(name: str) -> tuple:
+def name_key(name: str) -> tuple[Any, ...]:
     """The sort key of one file or folder name: runs of ASCII digits compare as numbers
     (``2`` before ``10``: MH messages, numbered files), the rest as text, the name itself last
     (``01`` and ``1`` stay distinct). The order of every walk of
     :mod:`onemail.message.containers` and of :meth:`Source.key`."""
     pieces = _DIGITS.split(name)
     return (tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name)
+
+
+def place_name(path: str, member: str | None = None, archive: str | None = None,
+               folder: str | None = None) -> str:
+    """A human name of a place: ``path``, then ``/member`` inside a folder, or ``/archive!member``
+    inside a zip (``path!member`` when ``path`` is the zip), then ``:folder`` (a PST or
+    Maildir++ folder). Not escaped."""
+    out = path
+    if archive:
+        out += "/" + archive
+    if member:
+        out += ("!" if archive is not None else "/") + member
+    if folder:
+        out += ":" + folder
+    return out

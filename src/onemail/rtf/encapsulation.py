@@ -31,9 +31,10 @@ import re
 import sys
 import threading
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html import unescape as _unescape
+from typing import Any
 
 from ._tables.code_pages import CODEC_NAMES, NOT_BYTE_CODE_PAGES
 from .defects import RtfDefect, RtfDefectKind
@@ -63,7 +64,7 @@ __all__ = [
 #: ``(code_page, data, errors) -> text``: decode ``data`` (bytes) in the Windows code page
 #: ``code_page``; append ``(offset, length)`` (bytes into ``data``) of every sequence that
 #: became U+FFFD to ``errors``; return None when the code page is unknown.
-CodePageDecoder = Callable[[int, bytes, list], "str | None"]
+CodePageDecoder = Callable[[int, bytes, list[tuple[int, int]]], "str | None"]
 
 # ---------------------------------------------------------------------------------------
 # Code pages
@@ -130,9 +131,10 @@ def _record_fallback(exc: UnicodeDecodeError) -> tuple[str, int]:
 
 
 _RECORD_ERRORS_FALLBACK = "onemail.rtf.record-fallback"
-codecs.register_error(_RECORD_ERRORS, _record)
-codecs.register_error(_RECORD_ERRORS_C1, _record_c1)
-codecs.register_error(_RECORD_ERRORS_FALLBACK, _record_fallback)
+# decode error handlers: only decoding calls them, with a UnicodeDecodeError
+codecs.register_error(_RECORD_ERRORS, _record)  # type: ignore[arg-type]
+codecs.register_error(_RECORD_ERRORS_C1, _record_c1)  # type: ignore[arg-type]
+codecs.register_error(_RECORD_ERRORS_FALLBACK, _record_fallback)  # type: ignore[arg-type]
 
 
 def _codec_name(code_page: int) -> str | None:
@@ -152,7 +154,7 @@ def _codec_name(code_page: int) -> str | None:
     return name
 
 
-def cpython_code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
+def cpython_code_page_decoder(code_page: int, data: bytes, errors: list[tuple[int, int]]) -> str | None:
     """Decode ``data`` in Windows code page ``code_page`` with CPython's codecs.
 
     The standalone default :data:`CodePageDecoder`. Undecodable sequences become U+FFFD and
@@ -344,7 +346,7 @@ def deencapsulate(rtf: bytes | bytearray | memoryview,
     return _walk(rtf, options, False)
 
 
-def _walk(rtf, options: DeencapsulationOptions | None, plain_text: bool) -> Deencapsulation:
+def _walk(rtf: bytes | bytearray | memoryview, options: DeencapsulationOptions | None, plain_text: bool) -> Deencapsulation:
     """The walk of :func:`deencapsulate` (``plain_text=False``) or :func:`rtf_to_text`."""
     if not isinstance(rtf, bytes | bytearray | memoryview):
         raise TypeError(f"rtf must be bytes-like, not {type(rtf).__name__}")
@@ -412,7 +414,7 @@ class _Walker:
                  "deff", "cp_cache", "pend", "segs", "seg_next", "pend_cp",
                  "reported", "high", "units")
 
-    def __init__(self, html: bool, decoder: CodePageDecoder, defects: list, *,
+    def __init__(self, html: bool, decoder: CodePageDecoder, defects: list[RtfDefect], *,
                  plain_text: bool = False) -> None:
         self.html = html
         self.char_words = _TEXT_CHAR_WORDS if plain_text else _CHAR_WORDS
@@ -420,11 +422,11 @@ class _Walker:
         self.decoder = decoder
         self.defects = defects
         self.out: list[str] = []
-        self.fonts: dict[int, list] = {}  # font number -> [fcharset or None, cpg or None]
+        self.fonts: dict[int, list[int | None]] = {}  # font number -> [fcharset or None, cpg or None]
         self.ansicpg: int | None = None
         self.charset_cp = 1252
         self.deff = 0
-        self.cp_cache: dict = {}
+        self.cp_cache: dict[int | None, int] = {}
         self.pend = bytearray()  # the pending byte run
         # The map of the run to the input, flat: (run index, input offset) for each stretch,
         # the offset as ~offset for a stretch of \\'hh (4 input bytes per byte); seg_next is
@@ -464,7 +466,7 @@ class _Walker:
         pend = self.pend
         raw = bytes(pend)
         cp = self.pend_cp
-        errors: list = []
+        errors: list[tuple[int, int]] = []
         text = None if cp in NOT_BYTE_CODE_PAGES else self.decoder(cp, raw, errors)
         if text is None:
             if cp not in self.reported:
@@ -478,6 +480,7 @@ class _Walker:
                 text = self.decoder(1252, raw, errors)
                 if text is None:  # a plugged decoder without windows-1252
                     text = cpython_code_page_decoder(1252, raw, errors)
+        assert text is not None  # CPython has windows-1252
         if errors:
             self._report_bytes(errors)
         self.out.append(text)
@@ -488,7 +491,7 @@ class _Walker:
         self.out.append(self.units.tobytes().decode(_UTF32))
         del self.units[:]
 
-    def _report_bytes(self, errors: list) -> None:
+    def _report_bytes(self, errors: list[tuple[int, int]]) -> None:
         """Map ``(offset, length)`` in the joined run back to input offsets."""
         segs = self.segs
         starts = segs[0::2]
@@ -530,6 +533,7 @@ class _Walker:
         self.seg_next = ~(offset + 4)
 
     def lone_high(self) -> None:
+        assert self.high is not None  # called only with a high surrogate pending
         _unit, offset, length = self.high
         self.high = None
         if self.pend:
@@ -571,12 +575,12 @@ class _Walker:
             self.units.append(unit)
 
     # -- the walk --------------------------------------------------------------------
-    def run(self, tokens) -> str:  # noqa: C901 - one dispatch loop is the fast path
+    def run(self, tokens: Iterable[tuple[int, int, int, Any, Any]]) -> str:  # noqa: C901 - one dispatch loop is the fast path
         html = self.html
         char_words = self.char_words
         actions = self.actions
         fonts = self.fonts
-        stack: list[tuple] = []
+        stack: list[tuple[Any, ...]] = []
         suppressed = False
         uc = 1
         font: int | None = None
@@ -745,7 +749,7 @@ _TEXT_HEADER = (
 )
 
 
-class _Escapes(dict):
+class _Escapes(dict[int, str]):
     """``str.translate`` table: each character to its RTF spelling, built on first use.
 
     ASCII printable characters stay; ``\\ { }`` are escaped; TAB is ``\\tab``; other C0
@@ -916,7 +920,7 @@ def _tag_place(place: int, in_body: bool) -> int:
     return 0 if in_body and place in (0, 3) else place
 
 
-def _write_text(out: list, text: str, body: bool, place: int, in_par: bool) -> None:
+def _write_text(out: list[str], text: str, body: bool, place: int, in_par: bool) -> None:
     """Write text between tags: body text as RTF text, other text in htmltag groups."""
     if not body:
         out.append(f"{{\\*\\htmltag{(_OTHER_KIND << 4) | place} {_escape_tag(text)}}}")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from .defects import RtfDefect, RtfDefectKind
 
@@ -87,7 +88,8 @@ def _long_parameter(digits: bytes) -> int:
     return -number if negative else number
 
 
-def scan_tokens(data: bytes, max_depth: int, defects: list | None) -> Iterator[tuple]:
+def scan_tokens(data: bytes, max_depth: int,
+                defects: list[RtfDefect] | None) -> Iterator[tuple[int, int, int, Any, Any]]:
     """Yield ``(code, offset, length, a, b)`` tuples for the tokens of ``data``.
 
     ``a``/``b`` are: text -> (bytes, None); word -> (name bytes, number or None);

@@ -20,11 +20,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 
-from .charsets import Charset, decode_unknown, for_label, is_us_ascii_label
+from .charsets import BytesLike, Charset, decode_unknown, for_label, is_us_ascii_label
 from .issues import IssueKind, TextIssue
 
 __all__ = [
     "STATEFUL",
+    "Span",
     "FoldMap",
     "char_units",
     "charset_arg",
@@ -46,7 +47,7 @@ __all__ = [
 # Arguments
 
 
-def value_bytes(value, what: str) -> tuple[bytes, int]:
+def value_bytes(value: str | BytesLike, what: str) -> tuple[bytes, int]:
     """Return ``(bytes, mode)``: mode 0 for bytes input, 1 for a ``str`` (``surrogateescape``),
     2 for a ``str`` with other lone surrogates (``surrogatepass``).
 
@@ -64,7 +65,7 @@ def value_bytes(value, what: str) -> tuple[bytes, int]:
     raise TypeError(f"{what} must be str or bytes-like, not {type(value).__name__}")
 
 
-def charset_arg(charset, what: str) -> Charset:
+def charset_arg(charset: str | Charset, what: str) -> Charset:
     """Resolve a charset argument (a label or a :class:`Charset`).
 
     :raises TypeError: ``charset`` is neither (the message names ``what``).
@@ -176,8 +177,11 @@ def high_byte_span(data: bytes) -> tuple[int, int]:
 
     The span an ``AmbiguousRaw8Bit`` issue covers (T51); ``data`` must hold such a byte.
     """
-    start = _HIGH_BYTE.search(data).start()
-    end = len(data) - _HIGH_BYTE.search(data[::-1]).start()
+    first = _HIGH_BYTE.search(data)
+    last = _HIGH_BYTE.search(data[::-1])
+    assert first is not None and last is not None  # the caller's precondition
+    start = first.start()
+    end = len(data) - last.start()
     return start, end
 
 
@@ -245,13 +249,60 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
         return seg.decode("ascii"), False
     if issues is not None:
         first = seg.find(b"\x1b")
-        last = _ESCAPE.match(seg, seg.rfind(b"\x1b")).end()
+        escape = _ESCAPE.match(seg, seg.rfind(b"\x1b"))
+        assert escape is not None  # the pattern matches at any ESC
+        last = escape.end()
         issues.append(TextIssue(_K_RAW_ISO2022, at + first, last - first))
     return _iso2022_jp().decode(seg, issues, at), True
 
 
 # ---------------------------------------------------------------------------------------------
 # Issues about decoded bytes -> the encoded input
+
+#: Issues an :class:`IssueSpill` holds before it hands them on.
+SPILL = 4096
+
+
+class IssueSpill(list):
+    """A local issue list (offsets in a decoder's own coordinates) that hands its issues on in
+    batches of :data:`SPILL`, in order, to ``hand_on(batch)``, which maps them to the caller's
+    coordinates and adds them to the caller's list (issue 16: a header of 1 MiB of ``=?`` held
+    half a million issues here before the caller's ``BoundedIssues`` kept 101).
+
+    Mapping each issue on its own (folds, encoded characters, an offset), a batch at a time,
+    gives the caller what mapping the whole list at the end gives, in the same order. Decoders
+    only ``append`` and ``extend`` (ADR 0016); :meth:`spill` hands on what is left, at the end.
+    """
+
+    __slots__ = ("hand_on",)
+
+    def __init__(self, hand_on: Callable[[list[TextIssue]], None]) -> None:
+        super().__init__()
+        self.hand_on = hand_on
+
+    def append(self, issue: TextIssue) -> None:
+        list.append(self, issue)
+        if len(self) >= SPILL:
+            self.spill()
+
+    def extend(self, issues) -> None:
+        if isinstance(issues, list) and len(self) + len(issues) < SPILL:
+            list.extend(self, issues)
+            return
+        for issue in issues:
+            self.append(issue)
+
+    def __iadd__(self, issues):
+        self.extend(issues)
+        return self
+
+    def spill(self) -> None:
+        """Hand on the issues held (if any) and hold none."""
+        if self:
+            batch = list(self)
+            del self[:]
+            self.hand_on(batch)
+
 
 #: ``(key, start, end)``: the source of one decoded byte; ``key`` says which coordinate
 #: system ``start`` and ``end`` are in.

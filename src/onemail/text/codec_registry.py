@@ -19,8 +19,14 @@ from __future__ import annotations
 import codecs
 import encodings
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 from .issues import TextIssue
+
+if TYPE_CHECKING:
+    from .charsets import Charset
+    from .charsets import IncrementalDecoder as _CharsetDecoder
 
 __all__ = ["register", "unregister"]
 
@@ -37,21 +43,22 @@ def _norm(name: str) -> str:
 
 
 @functools.cache  # the names never change: built on the first look-up, not on every new name
-def _names() -> dict[str, object]:
+def _names() -> dict[str, Charset | Literal["imap"]]:
     from . import charsets
 
-    out: dict[str, object] = {}
+    out: dict[str, Charset | Literal["imap"]] = {}
     for cs in charsets.known_charsets():
         out[_norm(cs.key)] = cs
         out.setdefault(_norm(cs.name), cs)
     for cp in charsets.known_code_pages():
-        cs = charsets.for_code_page(cp)
-        out.setdefault(_norm(cs.name), cs)
+        page = charsets.for_code_page(cp)
+        assert page is not None  # one of known_code_pages()
+        out.setdefault(_norm(page.name), page)
     out[_norm("imap-utf-7")] = "imap"
     return out
 
 
-def _search(name: str):
+def _search(name: str) -> codecs.CodecInfo | None:
     if not name.startswith("onemail"):
         return None
     name = _norm(name)
@@ -66,7 +73,9 @@ def _search(name: str):
     return info
 
 
-def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=None):
+def _apply_handler(cs_name: str, data: bytes | bytearray | memoryview, text: str, issues: list[TextIssue],
+                   errors: str, start_offset: int = 0,
+                   locate: Callable[[TextIssue], int] | None = None) -> str:
     """Rebuild ``text`` with the Python error handler ``errors`` applied to each invalid issue.
 
     ``"replace"`` is onemail's native text as it is. Otherwise the U+FFFD of each issue is found
@@ -123,16 +132,18 @@ class _Locator:
 
     __slots__ = ("cs", "data", "state", "base", "dec", "fed", "chars")
 
-    def __init__(self, cs, data: bytes, state=None, base: int = 0) -> None:
+    def __init__(self, cs: Charset, data: bytes, state: Any = None, base: int = 0) -> None:
         self.cs, self.data, self.state, self.base = cs, data, state, base
-        self.dec = None
+        self.dec: _CharsetDecoder | None = None
+        self.fed = 0
+        self.chars = 0
 
     def _restart(self) -> None:
         self.dec = self._decoder((b"", self.state), self.base)
         self.fed = 0
         self.chars = 0
 
-    def _decoder(self, state, position: int):
+    def _decoder(self, state: tuple[bytes, Any], position: int) -> _CharsetDecoder:
         dec = self.cs.new_decoder()
         dec.setstate(state)
         dec.position = position
@@ -142,34 +153,36 @@ class _Locator:
         at = issue.offset - self.base
         if self.dec is None or at < self.fed:  # out of order: start again (not seen in practice)
             self._restart()
-        if at > self.fed:
-            self.chars += len(self.dec.decode(self.data[self.fed:at], False))
-            self.fed = at
         dec = self.dec
+        assert dec is not None  # _restart made it
+        if at > self.fed:
+            self.chars += len(dec.decode(self.data[self.fed:at], False))
+            self.fed = at
         tail = self._decoder(dec.getstate(), dec.position).decode(b"", True) if dec.getstate()[0] else ""
         return self.chars + len(tail)
 
 
-def _make_info(target) -> codecs.CodecInfo:
+def _make_info(target: Charset | Literal["imap"]) -> codecs.CodecInfo:
     if target == "imap":
         from . import utf7
 
         name = "onemail-imap-utf-7"
 
-        def decode(data, errors="strict"):
+        def decode_imap(data: bytes, errors: str = "strict") -> tuple[str, int]:
             issues: list[TextIssue] = []
             text = utf7.decode_imap(bytes(data), issues)
             return _apply_handler(name, data, text, issues, errors), len(data)
 
-        def encode(text, errors="strict"):
+        def encode_imap(text: str, errors: str = "strict") -> tuple[bytes, int]:
             return utf7.encode_imap(text), len(text)
 
-        return codecs.CodecInfo(encode, decode, name=name)
+        # the codecs' Buffer argument: bytes-likes, as bytes(data) takes them
+        return codecs.CodecInfo(encode_imap, decode_imap, name=name)  # type: ignore[arg-type]
 
     cs = target
     name = f"onemail-{cs.name}"
 
-    def decode(data, errors="strict"):
+    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
         data = bytes(data)
         if errors == "replace" or len(data) <= _CHUNK:
             issues: list[TextIssue] = []
@@ -179,7 +192,7 @@ def _make_info(target) -> codecs.CodecInfo:
         # In chunks, so that the issues of one chunk at a time exist (streaming equals one-shot
         # decoding); the handler still sees the whole input and offsets into it.
         dec = cs.new_decoder()
-        out = []
+        out: list[str] = []
         for at in range(0, len(data), _CHUNK):
             start = dec.position
             pending, state = dec.getstate()
@@ -190,7 +203,7 @@ def _make_info(target) -> codecs.CodecInfo:
                                       locate=_Locator(cs, pending + chunk, state, start)))
         return "".join(out), len(data)
 
-    def encode(text, errors="strict"):
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
         issues: list[TextIssue] = []
         out = cs.encode(text, issues)
         if issues and errors == "strict":
@@ -199,11 +212,11 @@ def _make_info(target) -> codecs.CodecInfo:
         return out, len(text)
 
     class IncrementalDecoder(codecs.IncrementalDecoder):
-        def __init__(self, errors="strict"):
+        def __init__(self, errors: str = "strict") -> None:
             super().__init__(errors)
             self._dec = cs.new_decoder()
 
-        def decode(self, data, final=False):
+        def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]  # bytes-likes
             issues: list[TextIssue] = []
             start = self._dec.position
             pending, state = self._dec.getstate()
@@ -212,30 +225,30 @@ def _make_info(target) -> codecs.CodecInfo:
             return _apply_handler(name, buf, text, issues, self.errors, start,
                                   locate=_Locator(cs, buf, state, start))
 
-        def reset(self):
+        def reset(self) -> None:
             self._dec.reset()
 
-        def getstate(self):
+        def getstate(self) -> tuple[bytes, int]:
             pending, state = self._dec.getstate()
             return pending, int(state or 0)
 
-        def setstate(self, state):
+        def setstate(self, state: tuple[bytes, int]) -> None:
             pending, flag = state
             self._dec.setstate((pending, flag or None))
 
     class IncrementalEncoder(codecs.IncrementalEncoder):
-        def encode(self, text, final=False):
+        def encode(self, text: str, final: bool = False) -> bytes:
             return encode(text, self.errors)[0]
 
     class StreamReader(codecs.StreamReader):
-        def decode(self, data, errors="strict"):
+        def decode(self, data: bytes, errors: str = "strict") -> tuple[str, int]:
             return decode(data, errors)
 
     class StreamWriter(codecs.StreamWriter):
-        def encode(self, text, errors="strict"):
+        def encode(self, text: str, errors: str = "strict") -> tuple[bytes, int]:
             return encode(text, errors)
 
-    return codecs.CodecInfo(encode, decode, name=name, incrementalencoder=IncrementalEncoder,
+    return codecs.CodecInfo(encode, decode, name=name, incrementalencoder=IncrementalEncoder,  # type: ignore[arg-type]
                             incrementaldecoder=IncrementalDecoder, streamreader=StreamReader,
                             streamwriter=StreamWriter)
 

@@ -44,11 +44,13 @@ import functools
 import re
 from array import array
 from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ._header import (
     STATEFUL,
     FoldMap,
+    Span,
     char_units,
     charset_arg,
     close_run,
@@ -63,7 +65,7 @@ from ._header import (
     unfold,
     value_bytes,
 )
-from .charsets import Charset
+from .charsets import BytesLike, Charset
 from .issues import IssueKind, TextIssue
 from .rfc2047 import decode_value
 
@@ -166,7 +168,7 @@ class ParameterCollector:
     __slots__ = ("_fallback", "_buf", "_rec", "_base", "_num", "_flags", "_ids", "_spell", "_skips",
                  "_view")
 
-    def __init__(self, *, fallback="windows-1252") -> None:
+    def __init__(self, *, fallback: str | Charset = "windows-1252") -> None:
         self._fallback = _windows_1252() if fallback == "windows-1252" else charset_arg(fallback, "fallback")
         self._buf = bytearray()  # every value, one after the other
         # per parameter: end of its value in _buf and source offset of the value's first byte
@@ -182,7 +184,7 @@ class ParameterCollector:
         self._skips: dict[int, list[int]] = {}
         self._view: memoryview | None = None  # of _buf while resolving
 
-    def add(self, name: str, value, offset: int = 0) -> None:
+    def add(self, name: str, value: str | BytesLike, offset: int = 0) -> None:
         """Add one parameter as written.
 
         :param name: the name as written, with any ``*`` / ``*N`` / ``*N*`` suffix (``str``).
@@ -223,7 +225,8 @@ class ParameterCollector:
         skips = self._skips.get(e)
         return self._rec[2 * e + 1] + k + (bisect_right(skips, k) if skips else 0)
 
-    def _to_source(self, e, start: int, end: int) -> tuple[int, int]:
+    def _to_source(self, e: object, start: int, end: int) -> tuple[int, int]:
+        assert isinstance(e, int)  # the keys of _spans are entry indexes
         return self._pos(e, start), self._pos(e, end - 1) + 1
 
     def _entry_issues(self, e: int, local: list[TextIssue], found: list[TextIssue]) -> None:
@@ -244,7 +247,7 @@ class ParameterCollector:
             encoded words in plain values.
         """
         plain: dict[int, int] = {}
-        sections: dict[int, array] = {}
+        sections: dict[int, array[int]] = {}
         for e, (ident, number) in enumerate(zip(self._base, self._num, strict=True)):
             if number < 0:
                 if ident not in plain:
@@ -263,7 +266,7 @@ class ParameterCollector:
             self._view.release()
             self._view = None
 
-    def _resolve(self, plain: dict[int, int], sections: dict[int, array]) -> list[DecodedParameter]:
+    def _resolve(self, plain: dict[int, int], sections: dict[int, array[int]]) -> list[DecodedParameter]:
         if not sections:
             return [self._plain(name, plain[ident]) for ident, name in enumerate(self._spell)]
         out = []
@@ -314,7 +317,7 @@ class ParameterCollector:
         local.append(TextIssue(_K_RAW, first, end - first))
         return self._fallback.decode(raw, local, 0), self._fallback.name
 
-    def _extended(self, name: str, entries: array) -> DecodedParameter:
+    def _extended(self, name: str, entries: Sequence[int]) -> DecodedParameter:
         num = self._num
         if any(num[entries[k]] < num[entries[k - 1]] for k in range(1, len(entries))):
             entries = sorted(entries, key=num.__getitem__)  # stable: duplicates keep source order
@@ -344,23 +347,23 @@ class ParameterCollector:
                 _percent_decode(value, start, raw, e, self, found)
             else:
                 raw += value[start:] if start else value
-        raw = bytes(raw)
+        joined = bytes(raw)
         method = "extended" if len(entries) == 1 and not flags[first] & _NUMBERED else "continuation"
         local: list[TextIssue] = []
         if charset_label:
             cs, us_ascii = label_info(charset_label)
-            text, used_cs = decode_bytes(raw, cs, us_ascii, local)
-            used = used_cs.name
+            text, used_cs = decode_bytes(joined, cs, us_ascii, local)
+            used: str | None = used_cs.name
         elif all_literal:  # name*0="...", name*1="...": a plain value in pieces (T87)
-            text, used, _method = self._decode_plain(raw, local)
+            text, used, _method = self._decode_plain(joined, local)
         else:
-            text, used = self._decode_raw(raw, local)
+            text, used = self._decode_raw(joined, local)
         if local:
             locate = locate_in(self._spans(entries, first_start), self._to_source)
-            found.extend(map_issues(local, locate, len(raw), self._rec[2 * first + 1]))
+            found.extend(map_issues(local, locate, len(joined), self._rec[2 * first + 1]))
         return DecodedParameter(name, text, used, language, method, tuple(found))
 
-    def _spans(self, entries, first_start: int):
+    def _spans(self, entries: Sequence[int], first_start: int) -> Iterator[Span]:
         """The source of each decoded byte of the joined sections, in order: ``(entry, start,
         end)`` in value coordinates (``%XX`` is three bytes)."""
         flags = self._flags
@@ -403,7 +406,7 @@ def _percent_decode(value: bytes, start: int, out: bytearray, e: int, collector:
 # Encoding
 
 
-def encode(name: str, value: str, charset="utf-8", part_length: int = 50) -> list[str]:
+def encode(name: str, value: str, charset: str | Charset = "utf-8", part_length: int = 50) -> list[str]:
     """Return the parameter parts to write for ``name`` and ``value``.
 
     Implements spec 000 "Parameters", Rfc2231.Encode (RFC 2231 §3-4): a token value as
@@ -483,7 +486,8 @@ _SIMPLE_PARAM = re.compile(rb'[; \t\r\n]*([^=; \t\r\n("]+)[ \t\r\n]*=[ \t\r\n]*'
                            rb'(?:"([^"\\\r\n]*)"|([^;"() \t\r\n]+))[ \t\r\n]*(?=;|\Z)')
 
 
-def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssue] | None = None,
+def parse_header_params(value: str | BytesLike, *, fallback: str | Charset = "windows-1252",
+                        issues: list[TextIssue] | None = None,
                         offset: int = 0) -> tuple[str, list[DecodedParameter]]:
     """Split a ``Content-Type`` / ``Content-Disposition`` value into its main value and parameters.
 
@@ -549,7 +553,9 @@ def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssu
         if k >= n:
             break
         s = k
-        k = _NAME.match(data, k).end()
+        name_match = _NAME.match(data, k)
+        assert name_match is not None  # a starred pattern always matches
+        k = name_match.end()
         name = data[s:k]
         k2 = _skip(data, k, _WS, problems)
         if not name or k2 >= n or data[k2] != 0x3D:
@@ -682,6 +688,7 @@ def _read_main(data: bytes, problems: list[TextIssue]) -> tuple[int, str]:
             k = j
         else:
             m = _MAIN_TOKEN.match(data, k)
+            assert m is not None  # data[k] is none of the bytes handled above
             out.append(m.group())
             k = m.end()
     return k, b"".join(out).decode("utf-8", "surrogateescape").strip()
@@ -802,7 +809,9 @@ def _value_end(data: bytes, k: int) -> int:
         p = m.start()
         if data[p] == 0x3B:
             return p
-        w = _WS_RUN.match(data, p).end()
+        ws = _WS_RUN.match(data, p)
+        assert ws is not None  # a starred pattern always matches
+        w = ws.end()
         if w < n and _looks_like_param(data, w):
             return w
         j = w
