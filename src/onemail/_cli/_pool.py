@@ -414,12 +414,12 @@ def _mb(n: int) -> str:
 # scan
 
 
-def outcome_summary(out: Outcome) -> tuple[dict, int | None]:
+def outcome_summary(out: Outcome) -> tuple[dict[str, object], int | None]:
     """What a run adds to a scan summary, only what happened (``failed_shards``,
     ``workers_lost`` and ``retried``, ``interrupted`` with ``unfinished``), and the exit code it
     calls for (:data:`EXIT_INTERRUPTED` after a stop, 1 after a failed shard or a lost worker,
     else ``None``)."""
-    keys: dict = {}
+    keys: dict[str, object] = {}
     code = None
     if out.failed:
         keys["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
