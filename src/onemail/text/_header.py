@@ -24,9 +24,12 @@ from .charsets import BytesLike, Charset, decode_unknown, for_label, is_us_ascii
 from .issues import IssueKind, TextIssue
 
 __all__ = [
+    "SPILL",
     "STATEFUL",
     "Span",
     "FoldMap",
+    "IssueSpill",
+    "SpanLocator",
     "char_units",
     "charset_arg",
     "close_run",
@@ -35,7 +38,6 @@ __all__ = [
     "escape_spans",
     "high_byte_span",
     "label_info",
-    "locate_in",
     "map_issues",
     "stateful_chunks",
     "unfold",
@@ -129,12 +131,13 @@ class FoldMap:
 
     def issues(self, found: Iterable[TextIssue]) -> list[TextIssue]:
         """Return ``found`` with offsets and lengths in the folded input."""
-        out = []
-        for i in found:
-            start = self.source(i.offset)
-            end = self.source(i.offset + i.length - 1) + 1 if i.length > 0 else start
-            out.append(TextIssue(i.kind, start, end - start))
-        return out
+        return [self.map(i) for i in found]
+
+    def map(self, i: TextIssue, shift: int = 0) -> TextIssue:
+        """Return ``i`` with its offset and length in the folded input, ``shift`` added."""
+        start = self.source(i.offset)
+        end = self.source(i.offset + i.length - 1) + 1 if i.length > 0 else start
+        return TextIssue(i.kind, start + shift, end - start)
 
 
 def unfold(data: bytes) -> tuple[bytes, FoldMap | None]:
@@ -263,7 +266,7 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
 SPILL = 4096
 
 
-class IssueSpill(list):
+class IssueSpill(list[TextIssue]):
     """A local issue list (offsets in a decoder's own coordinates) that hands its issues on in
     batches of :data:`SPILL`, in order, to ``hand_on(batch)``, which maps them to the caller's
     coordinates and adds them to the caller's list (issue 16: a header of 1 MiB of ``=?`` held
@@ -285,14 +288,14 @@ class IssueSpill(list):
         if len(self) >= SPILL:
             self.spill()
 
-    def extend(self, issues) -> None:
+    def extend(self, issues: Iterable[TextIssue]) -> None:
         if isinstance(issues, list) and len(self) + len(issues) < SPILL:
             list.extend(self, issues)
             return
         for issue in issues:
             self.append(issue)
 
-    def __iadd__(self, issues):
+    def __iadd__(self, issues: Iterable[TextIssue]) -> IssueSpill:  # type: ignore[override,misc]
         self.extend(issues)
         return self
 
@@ -312,21 +315,41 @@ Span = tuple[object, int, int]
 Locate = Callable[[list[int]], dict[int, tuple[int, int]]]
 
 
-def locate_in(spans: Iterator[Span], to_source: Callable[[object, int, int], tuple[int, int]]) -> Locate:
-    """A :data:`Locate` that walks ``spans`` (the source of each decoded byte, in order) once."""
+class SpanLocator:
+    """A :data:`Locate` that walks the spans ``make_spans()`` yields (the source of each decoded
+    byte, in order): each call goes on from the byte after the last one it found, so batches of
+    issues in order (an :class:`IssueSpill`) walk the spans once; a call that asks for an
+    earlier byte walks them again from the start."""
 
-    def locate(need: list[int]) -> dict[int, tuple[int, int]]:
+    __slots__ = ("make_spans", "to_source", "spans", "index")
+
+    def __init__(self, make_spans: Callable[[], Iterator[Span]],
+                 to_source: Callable[[object, int, int], tuple[int, int]]) -> None:
+        self.make_spans = make_spans
+        self.to_source = to_source
+        self.spans = make_spans()
+        self.index = 0  # the index of the next span
+
+    def __call__(self, need: list[int]) -> dict[int, tuple[int, int]]:
+        if need[0] < self.index:
+            self.spans, self.index = self.make_spans(), 0
         found: dict[int, tuple[int, int]] = {}
+        to_source = self.to_source
         k = 0
-        for index, (key, s, e) in enumerate(spans):
-            if index == need[k]:
+        n = len(need)
+        index = self.index
+        want = need[0]
+        for key, s, e in self.spans:
+            if index == want:
                 found[index] = to_source(key, s, e)
                 k += 1
-                if k == len(need):
+                if k == n:
+                    index += 1
                     break
+                want = need[k]
+            index += 1
+        self.index = index
         return found
-
-    return locate
 
 
 def map_issues(local: list[TextIssue], locate: Locate, total: int, default: int) -> list[TextIssue]:
