@@ -1301,10 +1301,53 @@ def repair_possible(text: str) -> bool:
     # the whole-text readings: of a CJK page when the text holds an East Asian character (or a
     # private-use one, D44), which no single-byte page encodes; of windows-1252 and ISO-8859-1
     # otherwise (the pages beyond the design are read as UTF-8 only, in runs: above)
-    east = _EAST_OR_PRIVATE.search(text) is not None
-    rare = None  # mostly rare ideographs (a superset of _plausible_step's CJK-to-CJK test)
-    western = None  # _western_shape(text)
-    for wrong in _CJK_WRONG if east else _LATIN_WRONG:
+    if _EAST_OR_PRIVATE.search(text) is None:
+        return _latin_readings(text)
+    # (which kinds of reading may come out, from the text alone: the same for every CJK page)
+    han, common = ideographs(text)
+    rights = ("utf-8",)
+    if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
+        rights += ("gbk", "big5", "shift_jis", "euc-kr")
+    western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
+    for wrong in _CJK_WRONG:
+        try:
+            data = text.encode(_PY[wrong])  # (as _encode does for a CJK page)
+        except UnicodeEncodeError:
+            continue
+        if data.isascii():
+            continue
+        two_pairs = two_sjis = None
+        for right in rights:
+            if right == wrong:
+                continue
+            if right != "utf-8":
+                if two_pairs is None:
+                    two_pairs = _TWO_PAIRS.search(data) is not None
+                    two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
+                if not (two_sjis if right == "shift_jis" else two_pairs):
+                    continue  # no run of two double-byte characters can come out (_east_ok)
+            out = _decode(data, right)
+            if out is None or out == text:
+                continue
+            if right != "utf-8" and not _east_ok(classify(out)):
+                continue  # _plausible_step: a CJK reading gives a run of East Asian characters
+            return True
+        if western:
+            for right in ("windows-1252", "iso-8859-1"):
+                if right == "iso-8859-1" and not _C1_BYTES.search(data):
+                    continue  # the windows-1252 reading, tried before, is the same text
+                if not _consistent_bytes(data, right):
+                    continue  # _plausible_step: Western text read as CJK comes back as one language
+                out = _decode(data, right)
+                if out is not None and out != text:
+                    return True
+    return False
+
+
+def _latin_readings(text: str) -> bool:
+    """:func:`repair_possible`'s whole-text readings of a text without an East Asian character:
+    windows-1252 and ISO-8859-1 read as UTF-8, a CJK page or each other."""
+    for wrong in _LATIN_WRONG:
         data = _encode(text, wrong)
         if data is None or data.isascii():
             continue
@@ -1316,19 +1359,6 @@ def repair_possible(text: str) -> bool:
                     two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
                 if not (two_sjis if right == "shift_jis" else two_pairs):
                     continue  # no run of two double-byte characters can come out (_east_ok)
-                if east:  # (a CJK wrong page)
-                    if rare is None:
-                        han, common = ideographs(text)
-                        rare = _odd_east(han, common, text)
-                    if not rare:
-                        continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
-            elif right != "utf-8" and east:  # (a CJK page's reading into windows-1252 or ISO-8859-1)
-                if right == "iso-8859-1" and not _C1_BYTES.search(data):
-                    continue  # the windows-1252 reading, tried before, is the same text
-                if western is None:
-                    western = _western_shape(text)
-                if not western or not _consistent_bytes(data, right):
-                    continue  # _plausible_step: Western text read as CJK comes back as one language
             out = _decode(data, right)
             if out is None or out == text:
                 continue
