@@ -4,9 +4,13 @@
 ``distributed``, ``pyarrow``); importing it without them raises ``ImportError`` naming the extra.
 
 * :func:`bag` -- a ``dask.bag.Bag`` with one partition per shard (:func:`onemail.shards`), each
-  partition the shard's records (:func:`onemail.records`) in order;
-* :func:`dataframe` -- a ``dask.dataframe.DataFrame`` of the same records in the columns of the
-  records' Parquet schema, one partition per shard.
+  partition the shard's records (:func:`onemail.records`: dicts of ``docs/records.md``) in
+  order, so ``bag.compute()`` is the list ``onemail export`` writes;
+* :func:`dataframe` -- a ``dask.dataframe.DataFrame`` of the same records, one row per record and
+  one partition per shard, its columns those of the records' Arrow schema
+  (:func:`onemail.message.arrow.record_schema`, the Parquet file's), each of the
+  ``pandas.ArrowDtype`` of its Arrow type (lists and structs stay nested: ``from`` is a list of
+  ``{name, address, group}``); ``df.to_parquet(folder)`` writes that schema.
 
 Planning runs here (it reads each large mbox once, to cut it at its separators: see
 :mod:`onemail.message.shards`); reading runs wherever the scheduler puts the tasks: the
@@ -33,7 +37,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from .message.shards import DEFAULT_TARGET_BYTES, Shard, records, shards
 
-__all__ = ["bag", "plan"]
+__all__ = ["bag", "dataframe", "plan"]
 
 
 def plan(paths: Iterable[str | os.PathLike[str]], *,
@@ -70,3 +74,32 @@ def bag(paths: Iterable[str | os.PathLike[str]], *, target_bytes: int = DEFAULT_
 
 def _partition(planned: Iterable[Shard], repair: bool = False) -> list:
     return [r for shard in planned for r in records(shard, repair=repair)]
+
+
+def dataframe(paths: Iterable[str | os.PathLike[str]], *,
+              target_bytes: int = DEFAULT_TARGET_BYTES, repair: bool = False):
+    """A dataframe of the records of ``paths`` (module docstring): one partition per shard.
+
+    :param paths: files and folders, as for :func:`onemail.shards` (not ``"-"``).
+    :param target_bytes: bytes per shard. ``repair``: as for :func:`onemail.read`.
+    :returns: a lazy ``dask.dataframe.DataFrame`` whose columns are the record schema's
+        fields in order, each a ``pandas.ArrowDtype``; rows in the order of a sequential read
+        (the index of each partition starts at 0).
+    """
+    import dask.dataframe as dd
+
+    planned = plan(paths, target_bytes=target_bytes)
+    meta = _frame(None)
+    if not planned:
+        return dd.from_pandas(meta, npartitions=1)
+    return dd.from_map(_frame, planned, repair=repair, meta=meta, enforce_metadata=False)
+
+
+def _frame(shard: Shard | None, repair: bool = False):
+    """The records of one shard as a pandas frame of Arrow types (``None``: the empty frame)."""
+    import pandas as pd
+
+    from .message.arrow import records_to_table
+
+    table = records_to_table([] if shard is None else records(shard, repair=repair))
+    return table.to_pandas(types_mapper=pd.ArrowDtype)

@@ -8,6 +8,7 @@ only stop a hang; nothing is timed.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import signal
@@ -43,6 +44,7 @@ def _work(job: Job):
             if job.once is None or not os.path.exists(job.once):
                 if job.once is not None:
                     open(job.once, "w").close()
+                faulthandler.disable()  # pytest's handler, inherited: no dump of the death
                 os.kill(os.getpid(), job.die)
                 time.sleep(10)
         yield job.number, i
@@ -142,9 +144,9 @@ def _alive(pid: int) -> bool:
     return stat[stat.rindex(b")") + 2:].split()[0] not in (b"X", b"Z")  # Z: ended, not reaped yet
 
 
-def _start(box, *extra):
+def _start(box, *extra, command="scan"):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "onemail", "scan", "--jobs", "2", str(box),
+    return subprocess.Popen([sys.executable, "-m", "onemail", command, "--jobs", "2", str(box),
                              *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env, start_new_session=True)
 
@@ -167,11 +169,11 @@ def box(tmp_path_factory):
     return path
 
 
-def _signal_run(box, send, *extra, wait=0.3):
-    """Run ``scan --jobs 2 box``, call ``send(proc, workers)`` once both workers run, wait for
-    the end; return (exit code, stdout, stderr, the workers' pids). The process group is killed
-    if anything goes wrong."""
-    proc = _start(box, *extra)
+def _signal_run(box, send, *extra, wait=0.3, command="scan"):
+    """Run ``scan --jobs 2 box`` (or ``command``), call ``send(proc, workers)`` once both
+    workers run, wait for the end; return (exit code, stdout, stderr, the workers' pids). The
+    process group is killed if anything goes wrong."""
+    proc = _start(box, *extra, command=command)
     try:
         kids = _wait_for_workers(proc)
         time.sleep(wait)
@@ -190,7 +192,7 @@ def test_sigkill_of_a_worker(box):
     code, stdout, stderr, kids = _signal_run(
         box, lambda proc, kids: os.kill(min(kids), signal.SIGKILL), "--json", wait=0.5)
     assert code == 1, stderr
-    out = json.loads(stdout.splitlines()[-1])  # the summary line
+    out = json.loads(stdout)
     assert out["messages"] == 120_000 and out["failures"] == []
     assert out["workers_lost"] == 1 and out["retried"] in (0, 1)
     assert "failed_shards" not in out and "interrupted" not in out
@@ -211,7 +213,7 @@ def test_stop_leaves_no_process(box, sig):
     code, stdout, stderr, kids = _signal_run(box, send, "--json")
     assert code == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], stderr
     assert [pid for pid in kids if _alive(pid)] == []
-    out = json.loads(stdout.splitlines()[-1])  # the summary line
+    out = json.loads(stdout)
     assert out["interrupted"] == sig.name
     assert out["messages"] < 120_000 and out["unfinished"]
     assert all(d["kind"] == "mbox" for d in out["unfinished"])
@@ -260,7 +262,65 @@ def test_scan_jobs_2_single_mbox_equals_jobs_1(tmp_path, capsys):
     box = tmp_path / "m.mbox"
     _mbox(box, 3000)
     assert main(["scan", str(box), "--json"]) == 0
-    one = capsys.readouterr().out
+    one = json.loads(capsys.readouterr().out)
     assert main(["scan", str(box), "--json", "--jobs", "2"]) == 0
-    assert capsys.readouterr().out == one  # every line, in walk order
-    assert json.loads(one.splitlines()[-1])["messages"] == 3000
+    assert json.loads(capsys.readouterr().out) == one
+    assert one["messages"] == 3000
+
+
+# ---------------------------------------------------------------------------------------------
+# export --jobs
+
+
+@pytest.fixture(scope="module")
+def small_box(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pool-export") / "box.mbox"
+    _mbox(path, 30_000)
+    return path
+
+
+def _lines(path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def test_export_jobs_2_writes_the_sequential_records(small_box, tmp_path):
+    """The records of --jobs 2 are those of --jobs 1, each once (sorted: shards finish in any
+    order)."""
+    one, two = tmp_path / "1.jsonl", tmp_path / "2.jsonl"
+    assert main(["export", str(small_box), "-o", str(one)]) == 0
+    assert main(["export", str(small_box), "-o", str(two), "--jobs", "2"]) == 0
+    a, b = _lines(one), _lines(two)
+    assert len(a) == 30_000 and sorted(a) == sorted(b)
+
+
+def test_export_sigkill_of_a_worker(small_box, tmp_path):
+    out = tmp_path / "k.jsonl"
+    code, _, stderr, kids = _signal_run(
+        small_box, lambda proc, kids: os.kill(min(kids), signal.SIGKILL), "-o", str(out),
+        wait=0.5, command="export")
+    assert code == 1, stderr
+    ids = [json.loads(line)["id"] for line in _lines(out)]
+    assert len(ids) == len(set(ids)) == 30_000
+    assert b"onemail export: workers lost 1" in stderr and b"Traceback" not in stderr
+    assert [pid for pid in kids if _alive(pid)] == []
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_export_sigterm_writes_complete_records(small_box, tmp_path, fmt):
+    """SIGTERM: exit 143, every line written is a whole record (a Parquet file is closed and
+    readable), the summary line is printed, no process is left."""
+    out = tmp_path / f"t.{fmt}"
+    code, _, stderr, kids = _signal_run(
+        small_box, lambda proc, kids: os.kill(proc.pid, signal.SIGTERM), "-o", str(out),
+        "--format", fmt, wait=1.0, command="export")
+    assert code == 143, stderr
+    assert [pid for pid in kids if _alive(pid)] == []
+    if fmt == "jsonl":
+        records = [json.loads(line) for line in _lines(out)]
+    else:
+        pq = pytest.importorskip("pyarrow.parquet")
+        records = pq.read_table(out).to_pylist()
+    assert all(r["schema_version"] == 1 and r["subject"].startswith("message ") for r in records)
+    text = stderr.decode()
+    assert "onemail export: interrupted by SIGTERM" in text and f" {len(records)} records," in text
+    assert "Traceback" not in text

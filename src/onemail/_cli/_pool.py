@@ -39,8 +39,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
-__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "outcome_summary",
-           "print_pool_summary", "run", "scan_files"]
+__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths", "export_work", "print_pool_summary", "run",
+           "scan_files", "scan_work", "shard_bytes"]
 
 GRACE_SECONDS = 2.0
 """How long stopped workers get to end after SIGTERM before SIGKILL."""
@@ -469,33 +469,19 @@ def scan_files(files: list[str], summary: dict, jobs: int, *, progress: bool = F
     out = run(shards(files, target_bytes=target), scan_work, jobs=jobs, on_items=on_items, progress=bar, warm=warm)
     if bar is not None:
         bar.done()
-    keys, code = outcome_summary(out)
-    summary.update(keys)
-    if code is not None:
-        summary["exit"] = code
-    return summary
-
-
-def outcome_summary(out: Outcome) -> tuple[dict, int | None]:
-    """What a run adds to a scan summary, only what happened (``failed_shards``,
-    ``workers_lost`` and ``retried``, ``interrupted`` with ``unfinished``), and the exit code it
-    calls for (:data:`EXIT_INTERRUPTED` after a stop, 1 after a failed shard or a lost worker,
-    else ``None``)."""
-    keys: dict = {}
-    code = None
     if out.failed:
-        keys["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
-                                 for f in out.failed]
+        summary["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
+                                    for f in out.failed]
     if out.lost_workers:
-        keys["workers_lost"] = out.lost_workers
-        keys["retried"] = out.retried
+        summary["workers_lost"] = out.lost_workers
+        summary["retried"] = out.retried
     if out.interrupted is not None:
-        keys["interrupted"] = out.interrupted.name
-        keys["unfinished"] = [_describe(s) for s in out.unfinished]
-        code = EXIT_INTERRUPTED[out.interrupted]
+        summary["interrupted"] = out.interrupted.name
+        summary["unfinished"] = [_describe(s) for s in out.unfinished]
+        summary["exit"] = EXIT_INTERRUPTED[out.interrupted]
     elif out.failed or out.lost_workers:
-        code = 1
-    return keys, code
+        summary["exit"] = 1
+    return summary
 
 
 MIN_SHARD_BYTES = 1 << 20
@@ -507,18 +493,21 @@ SHARDS_PER_JOB = 8
 the other workers idle for at most about an eighth of a worker's share."""
 
 
-def shard_bytes(files: list[str], jobs: int) -> int:
-    """The ``target_bytes`` for ``files`` on ``jobs`` workers: their total size over
-    ``jobs * SHARDS_PER_JOB``, between :data:`MIN_SHARD_BYTES` and
+def shard_bytes(paths: list[str], jobs: int) -> int:
+    """The ``target_bytes`` for ``paths`` on ``jobs`` workers: the total size of their files
+    (folders listed by :func:`onemail.message.containers.tasks`) over ``jobs *
+    SHARDS_PER_JOB``, between :data:`MIN_SHARD_BYTES` and
     :data:`~onemail.message.shards.DEFAULT_TARGET_BYTES`."""
+    from ..message.containers import FileTask, tasks
     from ..message.shards import DEFAULT_TARGET_BYTES
 
     total = 0
-    for f in files:
-        try:
-            total += os.stat(f).st_size
-        except OSError:
-            pass
+    for task in tasks([p for p in paths if p != "-"]):
+        if isinstance(task, FileTask):
+            try:
+                total += os.stat(task.file).st_size
+            except OSError:
+                pass
     return max(MIN_SHARD_BYTES, min(DEFAULT_TARGET_BYTES, total // (jobs * SHARDS_PER_JOB)))
 
 
@@ -527,10 +516,9 @@ def _describe(shard) -> dict:
     d = {"path": shard.path, "member": shard.member, "kind": shard.kind}
     if shard.kind == "mbox":
         d.update(start=shard.start, end=shard.end, first_message=shard.index, messages=shard.count)
-    elif shard.kind == "zip":
-        d.update(start=shard.start, end=shard.end, files=shard.count)
     elif shard.kind == "files":
-        d.update(first=shard.members[0], last=shard.members[-1], files=shard.count)
+        names = [t.member or t.file for t in shard.tasks]
+        d.update(first=names[0], last=names[-1], files=len(names))
     return d
 
 
@@ -553,8 +541,86 @@ def _place(d: dict) -> str:
     if d["kind"] == "mbox":
         return (f"{where} bytes {d['start']}-{d['end']} (messages {d['first_message']}-"
                 f"{d['first_message'] + d['messages'] - 1})")
-    if d["kind"] == "zip":
-        return f"{where} members {d['start']}-{d['end'] - 1}"
     if d["kind"] == "files":
         return f"{where} files {d['first']} to {d['last']}"
     return where
+
+
+# ---------------------------------------------------------------------------------------------
+# export
+
+
+def export_work(shard, *, attachments: str | None = None, repair: bool = False) -> Iterator[tuple]:
+    """``export``'s work: for each message of ``shard``, ``("records", records, failed,
+    counts)`` (its attachments saved by this worker under ``attachments``); for each skipped
+    item, ``("skipped", reason, where, detail)``."""
+    from collections import Counter
+
+    from ..message.containers import Found
+    from ..message.shards import messages
+    from .export import export_message
+
+    for item in messages(shard, repair=repair):
+        if isinstance(item, Found):
+            counts: Counter = Counter()
+            records, failed = export_message(item, attachments, counts)
+            yield "records", records, failed, dict(counts)
+        else:
+            yield "skipped", item.reason, item.where, item.detail
+
+
+def export_paths(args, sink, counts, skipped) -> tuple[bool, int | None]:
+    """Run ``onemail export --jobs N``: shards of ``args.paths`` on the pool, each record
+    written by ``sink`` in this process as its batch arrives (complete records only), skipped
+    items reported as the sequential export reports them.
+
+    :returns: ``(failed, exit code or None)``: the code is 130 / 143 after SIGINT / SIGTERM, 1
+        after a failed shard or a lost worker (each printed on standard error).
+    """
+    import functools
+
+    from ..message.shards import shards
+    from ._safe import escape_for_terminal
+    from .export import report_skipped
+    from .mail import usable_cpus
+
+    if "-" in args.paths:
+        print("onemail export: --jobs reads files and folders; standard input ('-') is read by "
+              "this process alone: run without --jobs", file=sys.stderr)
+        return True, 2
+    failed = False
+
+    def on_items(shard, items) -> None:
+        nonlocal failed
+        for item in items:
+            if item[0] == "records":
+                _, records, bad, delta = item
+                for r in records:
+                    sink.write(r)
+                counts.update(delta)
+                failed |= bad
+            else:
+                failed |= report_skipped(item[1], item[2], item[3], skipped)
+
+    jobs = min(args.jobs, usable_cpus())
+    work = functools.partial(export_work, attachments=args.attachments, repair=args.repair)
+    bar = Progress() if sys.stderr.isatty() else None
+    out = run(shards(args.paths, target_bytes=shard_bytes(args.paths, jobs)), work, jobs=jobs,
+              on_items=on_items, progress=bar)
+    if bar is not None:
+        bar.done()
+    say = functools.partial(print, file=sys.stderr)
+    if out.lost_workers:
+        say(f"onemail export: workers lost {out.lost_workers}, shards retried {out.retried}")
+    for f in out.failed:
+        say(f"onemail export: failed shard {escape_for_terminal(_place(_describe(f.shard)))}: {f.error}")
+    for shard in out.unfinished:
+        say(f"onemail export: unfinished shard {escape_for_terminal(_place(_describe(shard)))}")
+    if out.interrupted is not None:
+        say(f"onemail export: interrupted by {out.interrupted.name}: the records written are "
+            "those of what finished")
+    if out.interrupted is not None:
+        return True, EXIT_INTERRUPTED[out.interrupted]
+    if out.failed or out.lost_workers:
+        return True, 1
+    return failed, None

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ._safe import escape_for_terminal, for_stream
+
+if TYPE_CHECKING:
+    from ..detect import ScanRow
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r.set_defaults(run=run_repair)
 
 
-def _rows(paths):
+def _rows(paths: list[str]) -> Iterator[ScanRow]:
     """The rows of ``paths`` in order; ``-`` is standard input, read once (through a temporary
     file, so that it is scanned as any file is)."""
     import dataclasses
@@ -28,7 +33,7 @@ def _rows(paths):
 
     from ..detect import scan
 
-    batch: list = []
+    batch: list[str] = []
     for p in paths:
         if p != "-":
             batch.append(p)
@@ -43,7 +48,7 @@ def _rows(paths):
     yield from scan(batch)
 
 
-def run_detect(args) -> int:
+def run_detect(args: argparse.Namespace) -> int:
     status = 0
     for row in _rows(args.paths):
         if row.error:

@@ -21,11 +21,17 @@ those of the messages nested in it), in the order the walk meets them.
 What is skipped (files that are not mail, items of a PST that are not messages, damaged parts
 of containers) is reported on standard error by reason, with a final count line.
 
+``--jobs N`` (N > 1) reads the input in shards (:func:`onemail.shards`: one big mbox too) on N
+worker processes (:mod:`onemail._cli._pool`); records are written as shards finish (sorted on
+``source`` they are the sequential order). A worker that dies costs only its shard (retried once,
+then reported); Ctrl-C and SIGTERM stop the workers, the records written are complete lines (a
+Parquet file is closed with the row groups written), the summary line is printed.
+
 Exit codes: 0 every input was read; 1 something was not: an unreadable or damaged input, a
 limit met, an input that needs a missing extra, a message that could not be read (its record has
-``error``), an attachment not written (the other records are still written); 2 a usage error
-(bad options, ``--format parquet`` without ``-o`` or without pyarrow, an output file that cannot
-be created).
+``error``), an attachment not written (the other records are still written), a worker lost; 2 a
+usage error (bad options, ``--format parquet`` without ``-o`` or without pyarrow, an output file
+that cannot be created); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
 """
 
 from __future__ import annotations
@@ -55,12 +61,17 @@ def add_parser(sub) -> None:
     p.add_argument("--attachments", metavar="DIR",
                    help="save attachments under DIR/<record id>/ and name them in saved_path")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="worker processes (default 1): shards of the input, written as they finish")
     p.set_defaults(run=run_export)
 
 
 def run_export(args) -> int:
     from ..message.containers import Found, walk
 
+    if args.jobs < 1:
+        print("onemail export: --jobs must be at least 1", file=sys.stderr)
+        return 2
     if args.format == "parquet":
         if not args.output:
             print("onemail export: --format parquet needs -o FILE", file=sys.stderr)
@@ -80,16 +91,21 @@ def run_export(args) -> int:
     counts: Counter = Counter()
     skipped: Counter = Counter()
     failed = False
+    code = None
     try:
-        for item in walk(args.paths, repair=args.repair):
-            if isinstance(item, Found):
-                failed |= _export_message(item, args.attachments, sink, counts)
-            else:
-                skipped[item.reason] += 1
-                failed |= item.reason not in _NOT_FAILURES
-                detail = f" ({item.detail})" if item.detail else ""
-                print(f"onemail export: skipped {_shown(item.where)}: {item.reason}{_shown(detail)}",
-                      file=sys.stderr)
+        if args.jobs > 1:  # shards on a pool that survives its workers (onemail._cli._pool)
+            from ._pool import export_paths
+
+            failed, code = export_paths(args, sink, counts, skipped)
+        else:
+            for item in walk(args.paths, repair=args.repair):
+                if isinstance(item, Found):
+                    records, bad = export_message(item, args.attachments, counts)
+                    failed |= bad
+                    for r in records:
+                        sink.write(r)
+                else:
+                    failed |= report_skipped(item.reason, item.where, item.detail, skipped)
     finally:
         sink.close()
     line = (f"onemail export: {counts['messages']} messages, {counts['records']} records, "
@@ -99,11 +115,22 @@ def run_export(args) -> int:
     if skipped:
         line += ", skipped: " + ", ".join(f"{n} {reason}" for reason, n in sorted(skipped.items()))
     print(line, file=sys.stderr)
+    if code is not None:
+        return code
     return 1 if failed else 0
 
 
-def _export_message(item, attachments: str | None, sink, counts: Counter) -> bool:
-    """Write the records of one found message; return True when something failed."""
+def report_skipped(reason: str, where: str, detail: str, skipped: Counter) -> bool:
+    """Count and print one skipped item; return True when it is a failure."""
+    skipped[reason] += 1
+    detail = f" ({detail})" if detail else ""
+    print(f"onemail export: skipped {_shown(where)}: {reason}{_shown(detail)}", file=sys.stderr)
+    return reason not in _NOT_FAILURES
+
+
+def export_message(item, attachments: str | None, counts: Counter) -> tuple[list[dict], bool]:
+    """Return the records of one found message (its attachments saved under ``attachments``)
+    and whether something failed; ``counts`` gets messages, records, errors, saved, unsaved."""
     from ..message.records import attachment_parts, build_records
 
     msg = item.message
@@ -114,9 +141,7 @@ def _export_message(item, attachments: str | None, sink, counts: Counter) -> boo
     counts["errors"] += failed  # a nested message's error is in its record, not counted here
     if attachments is not None:
         failed |= _save(records, attachment_parts(msg), attachments, counts)
-    for r in records:
-        sink.write(r)
-    return failed
+    return records, failed
 
 
 def _save(records: list[dict], parts: list, folder: str, counts: Counter) -> bool:

@@ -35,13 +35,26 @@ bounded path, a named path that is no mail, a worker lost; each is reported); 2 
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ._safe import escape_for_terminal, for_stream
+
+if TYPE_CHECKING:
+    from ..message.containers import FileTask, Found, Skipped
+    from ..message.model import Message, Part
+    from ..message.shards import Shard
+    from ..message.source import Source
+
+Line = dict[str, Any]
+"""One line of ``scan --json`` (a message, a skip or the summary), as a JSON object."""
+Emit = Callable[[Line], None]
 
 RTF_LINES = 12  # lines of a plain RTF body that ``read`` prints
 TEXT_CHARS = 20_000  # characters of a text part that ``read`` prints (``--full``: all)
@@ -58,9 +71,7 @@ _RECOGNITION = ("Messages are found by content, whatever the names: .eml, mbox (
                 "2 usage, 130 / 143 stopped by SIGINT / SIGTERM.")
 
 
-def add_parser(sub) -> None:
-    import argparse
-
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("read", help="read a message (any container); print headers, parts, issues",
                        description="Print one message of PATH: headers, parts, issues. " + _RECOGNITION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -86,8 +97,6 @@ def add_parser(sub) -> None:
 
 
 def _positive(value: str, what: str) -> int:
-    import argparse
-
     try:
         n = int(value)
     except ValueError:
@@ -110,7 +119,7 @@ def safe(value: object) -> str:
     return escape_for_terminal(str(value))
 
 
-def place(source) -> str:
+def place(source: Source) -> str:
     """:attr:`Source.where <onemail.message.source.Source.where>`, escaped for a terminal."""
     return safe(source.where)
 
@@ -119,7 +128,7 @@ def place(source) -> str:
 # read
 
 
-def run_read(args) -> int:
+def run_read(args: argparse.Namespace) -> int:
     from ..message.containers import Found, walk, walk_data
 
     path = args.file
@@ -131,12 +140,12 @@ def run_read(args) -> int:
             print(f"onemail: {safe(path)}: {safe(exc.strerror or exc)}", file=sys.stderr)
             return 1
 
-    def items(read: bool):
+    def items(read: bool) -> Iterator[Found | Skipped]:
         if data is not None:
             return walk_data(data, path=path, repair=args.repair, read=read)
         return walk([path], repair=args.repair, read=read)
 
-    skipped: list = []
+    skipped: list[Skipped] = []
     total = 0
     for item in items(False):
         if isinstance(item, Found):
@@ -163,6 +172,7 @@ def run_read(args) -> int:
         if not args.all and n != args.index:
             continue
         msg = item.message
+        assert msg is not None  # walked with read=True
         if msg.error:
             status = 1
         if args.json:
@@ -197,7 +207,7 @@ def _read_all(path: str) -> bytes:
         return f.read()
 
 
-def _print_message(msg, indent: str, *, full: bool = False) -> None:
+def _print_message(msg: Message, indent: str, *, full: bool = False) -> None:
     out = sys.stdout
     w = out.write
     w(f"{indent}format: {msg.format}\n")
@@ -247,10 +257,10 @@ def _print_message(msg, indent: str, *, full: bool = False) -> None:
             w(f"{indent}{safe(r.where)}: {safe(render_chain(r.steps))}\n")
 
 
-def _part_text(p, full: bool) -> str:
+def _part_text(p: Part, full: bool) -> str:
     """A text part as printed: plain RTF to its first lines, long text cut with a note,
     escaped on a terminal (line ends kept)."""
-    text = p.text.replace("\r\n", "\n")
+    text = (p.text or "").replace("\r\n", "\n")
     note = ""
     if p.is_rtf:  # plain RTF: the first lines only (all of it with --json)
         lines = text.split("\n")
@@ -271,13 +281,15 @@ def _part_text(p, full: bool) -> str:
 # scan
 
 
-def message_line(found) -> dict:
+def message_line(found: Found) -> Line:
     """The JSON line of one message of ``scan --json``: ``type``, ``source``, ``subject``,
     ``error``, ``parts``, ``issues`` (kind -> count), ``charsets`` (``"label (how chosen)"`` ->
     parts)."""
     msg = found.message
+    if msg is None:
+        raise ValueError("message_line needs a message read (walk with read=True)")
     parts = 0
-    charsets: Counter = Counter()
+    charsets: Counter[str] = Counter()
     for part in msg.walk():
         parts += 1
         if part.charset_source:
@@ -287,13 +299,13 @@ def message_line(found) -> dict:
             "issues": dict(Counter(i.kind.value for i in msg.issues)), "charsets": dict(charsets)}
 
 
-def scan_task(task) -> dict:
+def scan_task(task: FileTask) -> dict[str, list[Line]]:
     """Read every message of one planned file (a :class:`~onemail.message.containers.FileTask`);
     return its lines (``"lines"``: message and skipped lines of ``scan --json``, in order), a
     picklable dict: the per-file step of ``scan``, for a worker process."""
     from ..message.containers import Found, walk_task
 
-    lines = []
+    lines: list[Line] = []
     for item in walk_task(task):
         if isinstance(item, Found):
             lines.append(message_line(item))
@@ -302,7 +314,7 @@ def scan_task(task) -> dict:
     return {"lines": lines}
 
 
-def skipped_line(skipped) -> dict:
+def skipped_line(skipped: Skipped) -> Line:
     """The JSON line of one skipped path or item of ``scan --json``."""
     return {"type": "skipped", **skipped.to_json()}
 
@@ -320,15 +332,15 @@ class Summary:
 
     def __init__(self) -> None:
         self.files = self.messages = self.parts = 0
-        self.issues: Counter = Counter()
-        self.charsets: Counter = Counter()
-        self.failures: list[dict] = []
-        self.skipped: list[dict] = []
+        self.issues: Counter[str] = Counter()
+        self.charsets: Counter[str] = Counter()
+        self.failures: list[Line] = []
+        self.skipped: list[Line] = []
         self.by_kind: dict[str, list[str]] = {}  # issue kind -> places (for --list)
-        self.pool: dict = {}  # what the pool of --jobs adds (onemail._cli._pool), when it happens
+        self.pool: dict[str, Any] = {}  # what the pool of --jobs adds (onemail._cli._pool), when it happens
         self.exit: int | None = None  # the pool's exit code (a stop, a lost worker)
 
-    def add(self, line: dict) -> None:
+    def add(self, line: Line) -> None:
         if line["type"] == "skipped":
             self.skipped.append(line)
             return
@@ -350,8 +362,8 @@ class Summary:
                                         and s["reason"] in ("not-mail", "empty"))
             for s in self.skipped)
 
-    def to_json(self) -> dict:
-        def ranked(c: Counter) -> dict:
+    def to_json(self) -> Line:
+        def ranked(c: Counter[str]) -> dict[str, int]:
             return dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
 
         return {"type": "summary", "files": self.files, "messages": self.messages, "parts": self.parts,
@@ -363,7 +375,7 @@ class Summary:
                 **self.pool}
 
 
-def _json_place(src: dict) -> str:
+def _json_place(src: Line) -> str:
     """The human name of a source or skip given as JSON (not escaped)."""
     from ..message.source import place_name
 
@@ -373,7 +385,7 @@ def _json_place(src: dict) -> str:
     return out
 
 
-def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit=None) -> dict:
+def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit: Emit | None = None) -> Line:
     """Scan ``paths`` on ``jobs`` processes; return the summary line of ``scan --json`` (a
     dict: ``files``, ``messages``, ``parts``, ``issues``, ``charsets``, ``failures``,
     ``skipped``, ``unreadable``, and the pool's keys when they happen); ``emit(line)`` is called
@@ -381,7 +393,8 @@ def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit=None) -> 
     return scan_summary(paths, jobs, progress, emit).to_json()
 
 
-def scan_summary(paths: list[str], jobs: int = 1, progress: bool = False, emit=None) -> Summary:
+def scan_summary(paths: list[str], jobs: int = 1, progress: bool = False,
+                 emit: Emit | None = None) -> Summary:
     """:func:`scan`, returning the :class:`Summary` itself.
 
     ``jobs`` is capped at :func:`usable_cpus`: decoding is CPU-bound, and more workers than
@@ -415,7 +428,7 @@ def scan_summary(paths: list[str], jobs: int = 1, progress: bool = False, emit=N
     return summary
 
 
-def shard_lines(shard) -> list[dict]:
+def shard_lines(shard: Shard) -> list[Line]:
     """The pool's work for one shard (:func:`onemail.message.shards.messages`): its message
     and skipped lines, in walk order (module-level: a worker process calls it)."""
     from ..message.containers import Found
@@ -424,19 +437,19 @@ def shard_lines(shard) -> list[dict]:
     return [message_line(i) if isinstance(i, Found) else skipped_line(i) for i in messages(shard)]
 
 
-def _scan_pool(paths: list[str], jobs: int, progress: bool, emit) -> Summary:
+def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -> Summary:
     """Shards on the pool; lines are held back per shard and let out in plan order."""
     from ..message.shards import shards
     from . import _pool
 
     summary = Summary()
-    numbers: dict = {}
-    files: set = set()
-    held: dict[int, list[dict]] = {}
+    numbers: dict[Shard, int] = {}
+    files: set[tuple[str, str | None]] = set()
+    held: dict[int, list[Line]] = {}
     done: set[int] = set()
     next_out = 0
 
-    def plan():
+    def plan() -> Iterator[Shard]:
         for shard in shards(paths, target_bytes=_pool.shard_bytes(_sizes(paths), jobs)):
             numbers[shard] = len(numbers)
             held[numbers[shard]] = []
@@ -453,10 +466,10 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, emit) -> Summary:
             done.discard(next_out)
             next_out += 1
 
-    def on_items(shard, items) -> None:
+    def on_items(shard: Any, items: list[Any]) -> None:
         held[numbers[shard]].extend(items)
 
-    def on_done(shard) -> None:
+    def on_done(shard: Any) -> None:
         done.add(numbers[shard])
         flush()
 
@@ -471,7 +484,7 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, emit) -> Summary:
     return summary
 
 
-def shard_lines_work(shard):
+def shard_lines_work(shard: Any) -> Iterator[Line]:
     """:func:`shard_lines` as the pool's work: the lines one by one (sent in batches)."""
     yield from shard_lines(shard)
 
@@ -481,7 +494,7 @@ def _sizes(paths: list[str]) -> list[str]:
     return [p for p in map(os.fspath, paths) if os.path.isfile(p)]
 
 
-def _take(summary: Summary, result: dict, emit) -> None:
+def _take(summary: Summary, result: dict[str, list[Line]], emit: Emit | None) -> None:
     for line in result["lines"]:
         summary.add(line)
         if emit:
@@ -521,8 +534,8 @@ class _Progress:
         sys.stderr.flush()
 
 
-def run_scan(args) -> int:
-    def emit(line: dict) -> None:
+def run_scan(args: argparse.Namespace) -> int:
+    def emit(line: Line) -> None:
         sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
 
     summary = scan_summary(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json,
@@ -575,7 +588,7 @@ def safe_lines(text: str) -> str:
     return "\n".join(safe(line) for line in text.split("\n"))
 
 
-def _names(w, names: list[str], indent: str, limit: int | None = None) -> None:
+def _names(w: Callable[[str], object], names: list[str], indent: str, limit: int | None = None) -> None:
     shown = names if limit is None else names[:limit]
     for name in shown:
         w(f"{indent}{safe(name)}\n")

@@ -66,14 +66,14 @@ import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .._walk import not_regular, stat_problem
 from . import formats
 from .formats import ReadContext
 from .mbox import MAIL_FIELDS, begins_header, read_span, spans
-from .model import Message
 from .reader import read_bytes
-from .source import Source, name_key, place_name
+from .source import Found, Skipped, Source, name_key
 
 __all__ = [
     "COMPRESSIONS",
@@ -160,62 +160,6 @@ _BZIP2 = re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")
 _OUTLOOK_STREAMS = ("__properties_version1.0".encode("utf-16-le"), "__substg1.0_".encode("utf-16-le"))
 _MAILDIR_INFO = re.compile(r"[:!;]2,([A-Za-z]*)$")
 COMPRESSIONS = frozenset({"gzip", "bzip2", "xz"})
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A message found by :func:`walk`.
-
-    :param source: where it is (path, container, member, index, offset, ...).
-    :param message: the message read from it, or ``None`` when walking with ``read=False``
-        (counting, planning shards). A message that could not be read has
-        :attr:`Message.error` set: it is still found, in its place.
-    """
-
-    source: Source
-    message: Message | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Skipped:
-    """A path, or a part of a container, that gave no message (never silent).
-
-    :param path: the path as named by the caller (``-`` for standard input).
-    :param reason: a key of :data:`SKIP_REASONS`.
-    :param detail: a human sentence (the ``OSError`` text, the limit that was met, ...).
-    :param member: the file inside the named folder or archive, ``/``-separated, else ``None``.
-    :param archive: the zip archive holding ``member`` (its path inside ``path``; ``""`` when
-        ``path`` itself is the archive), else ``None``.
-    :param folder: the PST/OST folder path, else ``None``.
-    :param offset: a byte offset into the (decompressed) file where the problem starts, when
-        known.
-    :param container: the kind of container it happened in (:data:`~onemail.message.source.
-        CONTAINERS`), or ``None`` for a file not recognised.
-    """
-
-    path: str
-    reason: str
-    detail: str = ""
-    member: str | None = None
-    archive: str | None = None
-    folder: str | None = None
-    offset: int | None = None
-    container: str | None = None
-
-    @property
-    def where(self) -> str:
-        """A human name of the place (:func:`~onemail.message.source.place_name`; not escaped:
-        escape it before printing on a terminal)."""
-        return place_name(self.path, self.member, self.archive, self.folder)
-
-    def to_json(self) -> dict[str, object]:
-        """Return ``{"path", "reason", "detail"}`` and the other fields that are set."""
-        out: dict[str, object] = {"path": self.path, "reason": self.reason, "detail": self.detail}
-        for name in ("member", "archive", "folder", "offset", "container"):
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
-
 
 Item = Found | Skipped
 
@@ -310,7 +254,7 @@ MAX_LAYERS = 2
 deeper layers are a ``limit`` skip."""
 
 
-def walk(paths: Iterable[str | os.PathLike], *, repair: bool = False, read: bool = True) -> Iterator[Item]:
+def walk(paths: Iterable[str | os.PathLike[str]], *, repair: bool = False, read: bool = True) -> Iterator[Item]:
     """Yield every message (:class:`Found`) and every skipped path (:class:`Skipped`) under
     ``paths``, in order (module docstring).
 
@@ -331,7 +275,7 @@ def walk(paths: Iterable[str | os.PathLike], *, repair: bool = False, read: bool
             yield from walk_task(task, repair=repair, read=read)
 
 
-def tasks(paths: Iterable[str | os.PathLike]) -> Iterator[FileTask | Skipped]:
+def tasks(paths: Iterable[str | os.PathLike[str]]) -> Iterator[FileTask | Skipped]:
     """Yield the files of a walk in walk order (:class:`FileTask`, to read with
     :func:`walk_task`, perhaps in other processes) and the paths that cannot be walked
     (:class:`Skipped`). Folders are listed here; no file is opened.
@@ -376,7 +320,7 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
         try:
             stream = sys.stdin.buffer
         except AttributeError:  # a replaced sys.stdin without a buffer (tests, embedding)
-            stream = sys.stdin  # type: ignore[assignment]
+            stream = sys.stdin
         yield from _stream(stream, place, ctx, read)
         return
     try:
@@ -413,7 +357,7 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
     yield from _data(data, place, ctx, read)
 
 
-def walk_file(path: str | os.PathLike, *, root: str | os.PathLike | None = None,
+def walk_file(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None,
               member: str | None = None, repair: bool = False, read: bool = True) -> Iterator[Item]:
     """Yield the messages of one file (regular or FIFO; ``"-"`` for standard input).
 
@@ -577,7 +521,7 @@ class _Sink:
             self.file.close()
 
 
-def _stream(stream, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Item]:
+def _stream(stream: Any, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Item]:
     """Read a non-seekable input once (standard input, a FIFO), then its bytes."""
     sink = _Sink()
     with contextlib.ExitStack() as stack:
@@ -589,7 +533,7 @@ def _stream(stream, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Ite
                     break
                 if not isinstance(chunk, (bytes, bytearray)):
                     raise TypeError("standard input must be binary")
-                sink.write(chunk)
+                sink.write(bytes(chunk))
         except OSError as exc:
             yield place.skipped("unreadable", _os_text(exc))
             return
@@ -604,7 +548,7 @@ _NAMES = {"gzip": "gzip", "bzip2": "bzip2", "xz": "xz"}
 _CHUNK = 1 << 20
 
 
-def _decompressor(kind: str):
+def _decompressor(kind: str) -> Any:
     if kind == "gzip":
         return zlib.decompressobj(16 + zlib.MAX_WBITS)
     if kind == "bzip2":
@@ -700,7 +644,7 @@ def _zip(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -
         return
     archive = place.member or ""
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)
+        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)  # type: ignore[arg-type]  # an mmap is a binary file
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         yield place.skipped("damaged", f"not a readable zip archive ({exc})")
         return

@@ -17,7 +17,7 @@ messages when
   header: Tika's ``simple.mbox``).
 
 Whether an empty line comes before it is not looked at, nor, when a header follows, what
-stands on the line: Thunderbird's ``From - Mon Jan  1 ...``, a bare ``From `` (Google Takeout,
+stands on the line: Thunderbird's ``From - Mon Jan  1 ...``, a bare ``"From "`` (Google Takeout,
 GYB), a line without a time, and writers that do not end a message with an empty line
 (sisimai's BSD mailboxes, kmime's ``simple-encapsulated.mbox``, mimekit's ``simple.mbox.txt``)
 all separate. A body line such as ``From 9:30 until 10:00`` separates only when a message
@@ -98,7 +98,8 @@ ENVELOPE_BYTES = 256
 _QUOTED = re.compile(rb"^>(>*From )", re.M)
 _DIGITS = re.compile(rb"[ \t]*([0-9]{1,%d})[ \t]*\r?$" % MAX_CONTENT_LENGTH_DIGITS)
 
-Data = bytes | bytearray | memoryview | mmap.mmap
+Data = bytes | bytearray | mmap.mmap
+"""A mailbox in memory: bytes, or a memory-mapped file (only offsets into it are kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,7 @@ def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
     rule (module docstring, M20): the first line of the mailbox starting with ``"From "``, or a
     ``"From "`` line that is an RFC 4155 envelope or is followed by a message header.
 
-    :param data: the mailbox (``bytes``, ``bytearray``, ``memoryview`` or ``mmap``).
+    :param data: the mailbox (``bytes``, ``bytearray`` or ``mmap``).
     :param line: a byte offset at the start of a line.
     :param end: where the mailbox ends (default ``len(data)``).
     """
@@ -335,7 +336,7 @@ def mbox_spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterato
 
 def unquote(chunk: Data) -> tuple[bytes, list[int]]:
     """Undo ``>From`` quoting (M21) of one message's bytes: one ``>`` removed from each line
-    matching ``>+From ``.
+    matching ``">+From "``.
 
     :returns: the bytes, and the offsets into ``chunk`` of the lines changed.
     """

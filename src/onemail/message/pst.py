@@ -35,15 +35,13 @@ from __future__ import annotations
 import io
 import mmap
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Any
 
 from . import mapi
 from .formats import MAX_STREAM_BYTES, ReadContext
 from .issues import MessageIssueKind
 from .model import Message, MessageIssue
-
-if TYPE_CHECKING:
-    from .containers import Found, Skipped
+from .source import Found, Skipped, name_key
 
 __all__ = ["EXTRA_MESSAGE", "MESSAGE_CLASSES", "heap_properties", "is_message_class", "strip_subject_prefix",
            "walk_pst"]
@@ -82,7 +80,7 @@ def strip_subject_prefix(ptype: int, raw: bytes) -> bytes:
     return raw
 
 
-def _pypff():
+def _pypff() -> Any:
     """The ``pypff`` module, or ``None`` when the extra is not installed."""
     try:
         import pypff
@@ -91,7 +89,7 @@ def _pypff():
     return pypff
 
 
-def walk_pst(data: bytes | mmap.mmap, place, ctx: ReadContext, read: bool) -> Iterator[Found | Skipped]:
+def walk_pst(data: bytes | mmap.mmap, place: Any, ctx: ReadContext, read: bool) -> Iterator[Found | Skipped]:
     """Yield the messages and skipped items of one PST/OST file's bytes (module docstring).
 
     :param data: the whole file (``bytes`` or a read-only ``mmap``).
@@ -119,10 +117,8 @@ def walk_pst(data: bytes | mmap.mmap, place, ctx: ReadContext, read: bool) -> It
             pass
 
 
-def _folder(folder, names: tuple[str, ...], place, ctx: ReadContext, read: bool) -> Iterator[Found | Skipped]:
-    from .containers import Found
-    from .source import name_key
-
+def _folder(folder: Any, names: tuple[str, ...], place: Any, ctx: ReadContext,
+            read: bool) -> Iterator[Found | Skipped]:
     path = "/".join(names) or None
     try:
         count = folder.get_number_of_sub_items()
@@ -165,11 +161,11 @@ def _folder(folder, names: tuple[str, ...], place, ctx: ReadContext, read: bool)
         yield from _folder(sub, (*names, name), place, ctx, read)
 
 
-def _is_folder(item) -> bool:
+def _is_folder(item: Any) -> bool:
     return type(item).__name__ == "folder" or hasattr(item, "get_number_of_sub_folders")
 
 
-def _message_class(item) -> str | None:
+def _message_class(item: Any) -> str | None:
     for record_set in _record_sets(item):
         for entry in _entries(record_set):
             if entry.get_entry_type() == mapi.MESSAGE_CLASS:
@@ -185,15 +181,15 @@ def _decode_class(ptype: int, raw: bytes) -> str:
     return raw.decode("latin-1").rstrip("\0")
 
 
-def _record_sets(item) -> list:
+def _record_sets(item: Any) -> list[Any]:
     return [item.get_record_set(i) for i in range(item.get_number_of_record_sets())]
 
 
-def _entries(record_set) -> list:
+def _entries(record_set: Any) -> list[Any]:
     return [record_set.get_entry(i) for i in range(record_set.get_number_of_entries())]
 
 
-def _bag(record_set, where: str, *, subject: bool = False) -> mapi.PropertyBag:
+def _bag(record_set: Any, where: str, *, subject: bool = False) -> mapi.PropertyBag:
     """The properties of one record set (raw types and bytes, as a .msg's storage holds them)."""
     bag = mapi.PropertyBag(where)
     for entry in _entries(record_set):
@@ -210,7 +206,7 @@ def _bag(record_set, where: str, *, subject: bool = False) -> mapi.PropertyBag:
     return bag
 
 
-def _message(item, ctx: ReadContext, issues: list[MessageIssue]) -> Message:
+def _message(item: Any, ctx: ReadContext, issues: list[MessageIssue]) -> Message:
     """Build the message of one PST item (and, through ``ctx``, its embedded messages)."""
     sets = _record_sets(item)
     bag = _bag(sets[0], "pst:", subject=True) if sets else mapi.PropertyBag("pst:")
@@ -244,7 +240,7 @@ def _message(item, ctx: ReadContext, issues: list[MessageIssue]) -> Message:
     return mapi.build_message("pst", bag, recipients, attachments, issues=issues, ctx=ctx)
 
 
-def _embedded(att, ctx: ReadContext, where: str, issues: list[MessageIssue]) -> Message | None:
+def _embedded(att: Any, ctx: ReadContext, where: str, issues: list[MessageIssue]) -> Message | None:
     """An embedded message (afEmbeddedMessage). ``pypff`` gives no item for it, only the bytes
     of its property context (a heap-on-node, MS-PST 2.3.1-2.3.3), which :func:`heap_properties`
     reads; values kept in sub-nodes (recipient and attachment tables, large bodies) are out of
@@ -332,7 +328,7 @@ def heap_properties(data: bytes, where: str) -> mapi.PropertyBag | None:
     return bag
 
 
-def _attachment_data(att, where: str, issues: list[MessageIssue]) -> bytes | None:
+def _attachment_data(att: Any, where: str, issues: list[MessageIssue]) -> bytes | None:
     try:
         size = att.get_size()
         if size > MAX_STREAM_BYTES:

@@ -266,7 +266,7 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
 SPILL = 4096
 
 
-class IssueSpill(list):
+class IssueSpill(list[TextIssue]):
     """A local issue list (offsets in a decoder's own coordinates) that hands its issues on in
     batches of :data:`SPILL`, in order, to ``hand_on(batch)``, which maps them to the caller's
     coordinates and adds them to the caller's list (issue 16: a header of 1 MiB of ``=?`` held
@@ -288,14 +288,14 @@ class IssueSpill(list):
         if len(self) >= SPILL:
             self.spill()
 
-    def extend(self, issues) -> None:
+    def extend(self, issues: Iterable[TextIssue]) -> None:
         if isinstance(issues, list) and len(self) + len(issues) < SPILL:
             list.extend(self, issues)
             return
         for issue in issues:
             self.append(issue)
 
-    def __iadd__(self, issues):
+    def __iadd__(self, issues: Iterable[TextIssue]) -> IssueSpill:  # type: ignore[override,misc]
         self.extend(issues)
         return self
 

@@ -52,11 +52,15 @@ from __future__ import annotations
 import binascii
 import functools
 import re
+from collections.abc import Iterator
+from typing import Any, cast
 
 from ._header import (
     FOLD_STR,
     STATEFUL,
+    FoldMap,
     IssueSpill,
+    Span,
     char_units,
     charset_arg,
     decode_ascii,
@@ -70,7 +74,7 @@ from ._header import (
     unfold_fast,
     value_bytes,
 )
-from .charsets import Charset, for_label
+from .charsets import BytesLike, Charset, for_label
 from .issues import IssueKind, TextIssue
 
 __all__ = ["decode_text", "decode_value", "encode", "MAX_WORD_LENGTH"]
@@ -119,7 +123,8 @@ _COMPACT = 4096
 # Decoding
 
 
-def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None = None,
+def decode_text(value: str | BytesLike, fallback: str | Charset = "windows-1252",
+                issues: list[TextIssue] | None = None,
                 offset: int = 0) -> str:
     """Decode unstructured header text or a phrase, with its RFC 2047 encoded words.
 
@@ -157,7 +162,7 @@ def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None =
     return decode_value(value, fb, issues, offset)[0]
 
 
-def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None,
+def decode_value(value: str | BytesLike, fallback: Charset, issues: list[TextIssue] | None = None,
                  offset: int = 0) -> tuple[str, int]:
     """Decode as :func:`decode_text` does; also return how many encoded words were decoded.
 
@@ -186,13 +191,15 @@ def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None
     local: IssueSpill | None = None
     if issues is not None:
         folded = len(data) != len(original)
-        folds: list = []  # the fold map, made when the first issue needs it
+        folds: list[FoldMap | None] = []  # the fold map, made when the first issue needs it
 
         def hand_on(batch: list[TextIssue]) -> None:
             if folded:  # folds were removed: map offsets back
                 if not folds:
                     folds.append(unfold(original)[1])
-                batch = folds[0].issues(batch)
+                fold_map = folds[0]
+                assert fold_map is not None  # bytes were removed
+                batch = fold_map.issues(batch)
             if offset:
                 batch = [TextIssue(i.kind, i.offset + offset, i.length) for i in batch]
             issues.extend(batch)
@@ -226,7 +233,8 @@ class _Group:
 
     __slots__ = ("cs", "key", "us_ascii", "parts", "buf", "start", "end", "t")
 
-    def __init__(self, cs, key, us_ascii: bool, raw: bytes, start: int, t: int, end: int) -> None:
+    def __init__(self, cs: Charset | None, key: object, us_ascii: bool, raw: bytes, start: int, t: int,
+                 end: int) -> None:
         self.cs = cs
         self.key = key
         self.us_ascii = us_ascii
@@ -271,7 +279,7 @@ class _GroupLocator:
     def _restart(self) -> None:
         self.p = self.group.start  # where the next word is looked for
         self.index = 0  # the index of the next decoded byte
-        self.spans = None  # the spans left of the current word
+        self.spans: Iterator[Span] | None = None  # the spans left of the current word
 
     def __call__(self, need: list[int]) -> dict[int, tuple[int, int]]:
         decoder = self.decoder
@@ -289,7 +297,9 @@ class _GroupLocator:
                 if self.p >= end:
                     break
                 i = data.find(b"=?", self.p)  # only white space lies between the group's words
-                _label, enc, t, close, _spaced = decoder._word(_CANDIDATE.match(data, i))
+                opener = _CANDIDATE.match(data, i)
+                assert opener is not None  # the group's words are found again where they were
+                _label, enc, t, close, _spaced = decoder._word(opener)
                 spans = self.spans = (_b_spans if enc in b"Bb" else _q_spans)(data, t, close)
                 self.p = close + 2
             want = need[k]
@@ -315,12 +325,12 @@ class _Decoder:
     __slots__ = ("data", "fb", "mode", "issues", "out", "chunks", "plain", "words", "_close_q",
                  "_close_r", "_end_q", "_end_r")
 
-    def __init__(self, data: bytes, fb: Charset, mode: int, issues) -> None:
+    def __init__(self, data: bytes, fb: Charset, mode: int, issues: list[TextIssue] | None) -> None:
         self.data = data
         self.fb = fb
         self.mode = mode
         self.issues = issues
-        self.out: list = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
+        self.out: list[str | int] = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
         self.chunks: list[str] = []  # joined pieces before those of self.out
         self.plain: list[tuple[bytes, int]] = []
         self.words = 0
@@ -380,7 +390,7 @@ class _Decoder:
             self._emit_plain(data[pos:], pos)
         return self._finish()
 
-    def _word(self, m):
+    def _word(self, m: re.Match[bytes]) -> Any:
         """The word an opener match (``_CANDIDATE``) starts: ``(None, end)`` when malformed (the
         issue spans the opener up to ``end``), else ``(charset, encoding, text start, text end,
         white space in the text)``."""
@@ -423,7 +433,7 @@ class _Decoder:
         """Decode one run of adjacent same-charset words (their bytes joined) and emit it."""
         raw = group.joined()
         issues = self.issues
-        found: list[TextIssue] | None = None
+        found: IssueSpill | None = None
         if issues is not None:
             # Issues about decoded bytes are mapped to the encoded characters a batch at a time
             # (a group's bytes may hold an error per byte: issue 16).
@@ -457,7 +467,7 @@ class _Decoder:
         if len(out) >= _COMPACT and not self.plain:
             # many small pieces: join them (the text so far is decided), so that a value of a
             # million words and gaps holds a few large strings, not a million small ones
-            self.chunks.append("".join(out))
+            self.chunks.append("".join(cast("list[str]", out)))  # no undecided piece
             out.clear()
 
     def _finish(self) -> str:
@@ -482,12 +492,13 @@ class _Decoder:
                         issues.append(TextIssue(_K_RAW, at + first, end - first))
                     texts.append(self.fb.decode(seg, issues, at))
             out = [texts[p] if type(p) is int else p for p in out]
+        pieces = cast("list[str]", out)  # every undecided piece is decided now
         if self.chunks:
-            return "".join(self.chunks) + "".join(out)
-        return "".join(out)
+            return "".join(self.chunks) + "".join(pieces)
+        return "".join(pieces)
 
 
-def _decode_q(data: bytes, t: int, close: int, issues) -> bytes:
+def _decode_q(data: bytes, t: int, close: int, issues: list[TextIssue] | None) -> bytes:
     """Decode Q text ``data[t:close]`` (RFC 2047 §4.2): ``_`` is a space, ``=XX`` a byte."""
     text = data[t:close]
     if b"=" not in text:
@@ -514,12 +525,12 @@ def _decode_q(data: bytes, t: int, close: int, issues) -> bytes:
     return bytes(out)
 
 
-def _q_spans(data: bytes, t: int, close: int):
+def _q_spans(data: bytes, t: int, close: int) -> Iterator[Span]:
     """Yield ``(None, start, end)``: the input span of each byte :func:`_decode_q` produces."""
     return escape_spans(data, t, close, 0x3D)
 
 
-def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
+def _decode_b(data: bytes, t: int, close: int, issues: list[TextIssue] | None) -> bytes:
     """Decode B text ``data[t:close]`` (RFC 2047 §4.1), keeping every byte that decodes.
 
     Characters outside the alphabet and data after the padding are skipped; missing or wrong
@@ -541,7 +552,9 @@ def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
     chars = body.translate(None, _NOT_B64)
     npad = 0
     if pad_at >= 0:  # the '=' up to the next alphabet character
-        npad = _PADDING.match(text, pad_at).group().count(b"=")
+        padding = _PADDING.match(text, pad_at)
+        assert padding is not None  # a starred pattern always matches
+        npad = padding.group().count(b"=")
     rem = len(chars) % 4
     full = len(chars) - rem
     out = binascii.a2b_base64(chars[:full]) if full else b""
@@ -562,7 +575,7 @@ def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
     return out
 
 
-def _b_spans(data: bytes, t: int, close: int):
+def _b_spans(data: bytes, t: int, close: int) -> Iterator[Span]:
     """Yield ``(None, start, end)`` for each byte :func:`_decode_b` produces: its 4-character
     group (alphabet characters before the first ``=``)."""
     group: list[int] = []
@@ -592,7 +605,7 @@ _NEEDS_ENCODING = re.compile(r"[^\x20-\x7e]|=\?")
 _TOKEN = re.compile(r"[^ ]+")
 
 
-def encode(text: str, charset="utf-8") -> str:
+def encode(text: str, charset: str | Charset = "utf-8") -> str:
     """Encode ``text`` for a header: printable ASCII stays, the rest becomes encoded words.
 
     Implements spec 000 "Encoded words", encode rules (RFC 2047 §5). Text made of printable

@@ -224,7 +224,7 @@ def encode_with(codec_name: str, text: str, issues: list[TextIssue] | None) -> b
 BOUNDED_CHUNK = 1 << 16
 
 
-def decode_bounded(codec: Codec, data: bytes, issues: list | None, offset: int) -> str | None:
+def decode_bounded(codec: Codec, data: bytes, issues: list[TextIssue] | None, offset: int) -> str | None:
     """One-shot decoding through ``decode_chunk`` in chunks of :data:`BOUNDED_CHUNK` bytes, when
     ``issues`` is an accumulator (a ``list`` subclass such as
     :class:`~onemail.text.issues.BoundedIssues`) and ``data`` is longer than a chunk; else
@@ -241,7 +241,7 @@ def decode_bounded(codec: Codec, data: bytes, issues: list | None, offset: int) 
     return decode_in_chunks(codec, data, issues, offset)
 
 
-def decode_in_chunks(codec: Codec, data: bytes, issues: list | None, offset: int) -> str:
+def decode_in_chunks(codec: Codec, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
     """One-shot decoding of ``data`` through ``codec.decode_chunk`` in chunks of
     :data:`BOUNDED_CHUNK` bytes (what :class:`~onemail.text.charsets.IncrementalDecoder` does):
     the same text and issues as one piece, with the family's own memory of one chunk."""

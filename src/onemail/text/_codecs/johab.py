@@ -49,8 +49,8 @@ class JohabCodec(Codec):
             return text
         except UnicodeDecodeError:
             pass
-        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
-        return text if text is not None else self.decode_chunk(data, issues, offset, True, None)[0]
+        bounded = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return bounded if bounded is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
     def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
                      state: State) -> tuple[str, int, State]:
