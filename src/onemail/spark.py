@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 try:
     import pyspark  # noqa: F401
@@ -37,24 +37,21 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from .message.shards import DEFAULT_TARGET_BYTES, Shard, records, shards
 
-if TYPE_CHECKING:
-    import pyarrow as pa
-    from pyspark.sql.types import StructType
-
 __all__ = ["dataframe", "schema"]
 
 BATCH = 1000
 """Records per Arrow record batch a worker sends back."""
 
 
-def schema() -> StructType:
+def schema() -> Any:
     """The Spark schema of a record (``pyspark.sql.types.StructType``): the Arrow record schema
     converted by pyspark."""
     from pyspark.sql.pandas.types import from_arrow_schema
 
     from .message.arrow import record_schema
 
-    return from_arrow_schema(record_schema())
+    arrow_schema: Any = record_schema  # onemail.message.arrow is not typed yet
+    return from_arrow_schema(arrow_schema())
 
 
 def dataframe(spark: SparkSession, paths: Iterable[str | os.PathLike[str]], *,
@@ -83,14 +80,14 @@ def dataframe(spark: SparkSession, paths: Iterable[str | os.PathLike[str]], *,
     return plan_df.mapInArrow(_reader(repair), schema())
 
 
-def _reader(repair: bool) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
-    def read(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+def _reader(repair: bool) -> Callable[[Iterator[Any]], Iterator[Any]]:
+    def read(batches: Iterator[Any]) -> Iterator[Any]:
         return _read_batches(batches, repair)
 
     return read
 
 
-def _read_batches(batches: Iterable[pa.RecordBatch], repair: bool) -> Iterator[pa.RecordBatch]:
+def _read_batches(batches: Iterable[Any], repair: bool) -> Iterator[Any]:
     """The work of one Spark task: the shards in ``batches`` (Arrow record batches of shard
     rows) into Arrow record batches of records."""
     from .message.arrow import records_to_table

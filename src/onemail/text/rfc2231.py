@@ -99,11 +99,10 @@ _K_MANY = IssueKind.TOO_MANY_ISSUES
 
 
 def _check_max_issues(max_issues: object) -> int | None:
-    if max_issues is None:
-        return None
-    if not isinstance(max_issues, int) or isinstance(max_issues, bool):
+    """``max_issues`` checked: ``None`` or an int >= 0."""
+    if max_issues is not None and (not isinstance(max_issues, int) or isinstance(max_issues, bool)):
         raise TypeError(f"max_issues must be an int or None, not {type(max_issues).__name__}")
-    if max_issues < 0:
+    if max_issues is not None and max_issues < 0:
         raise ValueError(f"max_issues must be >= 0, not {max_issues}")
     return max_issues
 
