@@ -144,7 +144,7 @@ def test_onemail_charsets_decode_the_corpus_like_the_default():
     options = DeencapsulationOptions(code_page_decoder=_onemail_charsets)
     for name in RTF_FILES:
         data = (RTF / name).read_bytes()
-        assert deencapsulate(data, options) == deencapsulate(data), name
+        assert deencapsulate(data, options=options) == deencapsulate(data), name
 
 
 @pytest.mark.parametrize("stem", HTML_CASES + TEXT_CASES)

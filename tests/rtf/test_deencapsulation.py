@@ -287,7 +287,7 @@ def test_code_page_decoder_option():
         return data.decode("latin-1").upper() if code_page == 1252 else None
 
     result = deencapsulate(TEXT + b"ab\\'e9}",
-                           DeencapsulationOptions(code_page_decoder=decoder))
+                           options=DeencapsulationOptions(code_page_decoder=decoder))
     assert (result.text, result.defects, seen) == ("ABÉ", (), [(1252, b"ab\xe9")])
 
 
@@ -305,7 +305,7 @@ def test_ten_thousand_nested_groups():
 
 
 def test_max_depth_option():
-    result = deencapsulate(TEXT + b"{{a}}}", DeencapsulationOptions(max_depth=2))
+    result = deencapsulate(TEXT + b"{{a}}}", options=DeencapsulationOptions(max_depth=2))
     assert result.text == ""
     assert [d.kind for d in result.defects] == [K.NESTING_LIMIT_EXCEEDED]
 
@@ -314,7 +314,7 @@ def test_arguments_checked():
     with pytest.raises(TypeError, match="rtf"):
         deencapsulate("{\\rtf1}")
     with pytest.raises(TypeError, match="options"):
-        deencapsulate(b"{\\rtf1}", {"max_depth": 3})
+        deencapsulate(b"{\\rtf1}", options={"max_depth": 3})
     with pytest.raises(TypeError, match="rtf"):
         is_encapsulated(None)
 
@@ -335,7 +335,7 @@ def test_utf16_code_page_unknown_with_a_plugged_decoder():
         return data.decode("utf-16-le" if code_page == 1200 else "latin-1")
 
     result = deencapsulate(b"{\\rtf1\\ansi\\ansicpg1200\\fromtext{\\fonttbl{\\f0\\fcharset1 A;}}"
-                           b"\\f0 ab}", DeencapsulationOptions(code_page_decoder=decoder))
+                           b"\\f0 ab}", options=DeencapsulationOptions(code_page_decoder=decoder))
     assert (result.text, seen) == ("ab", [1252])
     assert [d.kind for d in result.defects] == [K.AMBIGUOUS_UNKNOWN_CODE_PAGE]
 

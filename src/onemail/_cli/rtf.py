@@ -108,7 +108,7 @@ def run_decompress(args: argparse.Namespace) -> int:
     if args.max_output is not None and args.max_output < 0:
         print("onemail: --max-output must be >= 0", file=sys.stderr)
         return 2
-    result = decompress(data) if args.max_output is None else decompress(data, args.max_output)
+    result = decompress(data) if args.max_output is None else decompress(data, max_output=args.max_output)
     comptype = data[8:12].decode("latin-1") if len(data) >= 12 else ""
     report = sys.stdout if args.output is not None else sys.stderr
     if args.json:

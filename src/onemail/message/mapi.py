@@ -388,7 +388,7 @@ def rtf_part(compressed: bytes, path: str, charset: Charset | None = None) -> Pa
         text = cs.decode(rtf, None)
         return Part(path, "text/rtf", charset=cs.name, text=text, data=rtf, issues=tuple(issues),
                     origin="PidTagRtfCompressed", is_rtf=True)
-    out = deencapsulate(rtf, DeencapsulationOptions(code_page_decoder=code_page_decoder))
+    out = deencapsulate(rtf, options=DeencapsulationOptions(code_page_decoder=code_page_decoder))
     for d in out.defects:
         issues.append(MessageIssue.at(f"rtf:{path}", d))
     media = "text/html" if out.kind == "html" else "text/plain"

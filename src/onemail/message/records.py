@@ -252,7 +252,7 @@ def _rtf_text(data: bytes) -> str:
     from ..rtf import DeencapsulationOptions, rtf_to_text
     from .mapi import code_page_decoder
 
-    text = rtf_to_text(data, DeencapsulationOptions(code_page_decoder=code_page_decoder)).text
+    text = rtf_to_text(data, options=DeencapsulationOptions(code_page_decoder=code_page_decoder)).text
     return text.replace("\r\n", "\n").strip("\n")
 
 

@@ -106,7 +106,7 @@ def _crc_table() -> tuple[int, ...]:
 _CRC_TABLE = _crc_table()
 
 
-def crc32_reference(data: bytes | bytearray | memoryview, crc: int = 0) -> int:
+def crc32_reference(data: bytes | bytearray | memoryview, *, crc: int = 0) -> int:
     """Compute the MS-OXRTFCP CRC byte by byte from the table (the spec's definition; slow).
 
     Implements MS-OXRTFCP 2.1.3.2: ``crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)`` from a
@@ -122,7 +122,7 @@ def crc32_reference(data: bytes | bytearray | memoryview, crc: int = 0) -> int:
     return crc
 
 
-def crc32(data: bytes | bytearray | memoryview, crc: int = 0) -> int:
+def crc32(data: bytes | bytearray | memoryview, *, crc: int = 0) -> int:
     """Compute the CRC of compressed RTF contents (reflected 0xEDB88320, start 0, no inversion).
 
     Implements MS-OXRTFCP 2.1.3.2 (spec 002 "Compressed RTF"). Runs in C through
@@ -358,7 +358,7 @@ def _header_checks(data: bytes, total: int, max_output: int,
     return rawsize, comptype, crc, end
 
 
-def decompress(data: bytes, max_output: int = MAX_OUTPUT_BYTES) -> DecompressionResult:
+def decompress(data: bytes, *, max_output: int = MAX_OUTPUT_BYTES) -> DecompressionResult:
     """Decompress a ``PidTagRtfCompressed`` stream, checking everything, never raising on data.
 
     Implements MS-OXRTFCP 2.2 with the checks of spec 002 "Compressed RTF", in this order:
@@ -680,7 +680,7 @@ class Decompressor:
         if self.state in ("lzfu", "trailer"):
             inside = max(0, min(len(chunk), self._end - start))
             chunk = chunk[:inside]
-            self._running_crc = crc32(chunk, self._running_crc)
+            self._running_crc = crc32(chunk, crc=self._running_crc)
         if self.state == "lzfu":
             return self._run(chunk, False)
         if self.state == "mela":

@@ -318,7 +318,7 @@ _ACTIONS = {
 _TEXT_ACTIONS = {**_ACTIONS, **dict.fromkeys(_TEXT_CHAR_WORDS.keys() - _CHAR_WORDS.keys(), _A_CHAR)}
 
 
-def deencapsulate(rtf: bytes | bytearray | memoryview,
+def deencapsulate(rtf: bytes | bytearray | memoryview, *,
                   options: DeencapsulationOptions | None = None) -> Deencapsulation:
     """Recover the HTML or plain text that ``rtf`` encapsulates.
 
@@ -368,7 +368,7 @@ def _walk(rtf: bytes | bytearray | memoryview, options: DeencapsulationOptions |
 _DEFAULT_OPTIONS = DeencapsulationOptions()
 
 
-def rtf_to_text(rtf: bytes | bytearray | memoryview,
+def rtf_to_text(rtf: bytes | bytearray | memoryview, *,
                 options: DeencapsulationOptions | None = None) -> Deencapsulation:
     """Return the plain text of an RTF document as a reader shows it, whatever it encapsulates.
 
