@@ -38,9 +38,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
+from typing import Any
 
 __all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths", "export_work", "print_pool_summary", "run",
-           "scan_files", "scan_work", "shard_bytes"]
+           "outcome_summary", "scan_files", "scan_work", "shard_bytes"]
 
 GRACE_SECONDS = 2.0
 """How long stopped workers get to end after SIGTERM before SIGKILL."""
@@ -469,19 +470,33 @@ def scan_files(files: list[str], summary: dict, jobs: int, *, progress: bool = F
     out = run(shards(files, target_bytes=target), scan_work, jobs=jobs, on_items=on_items, progress=bar, warm=warm)
     if bar is not None:
         bar.done()
-    if out.failed:
-        summary["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
-                                    for f in out.failed]
-    if out.lost_workers:
-        summary["workers_lost"] = out.lost_workers
-        summary["retried"] = out.retried
-    if out.interrupted is not None:
-        summary["interrupted"] = out.interrupted.name
-        summary["unfinished"] = [_describe(s) for s in out.unfinished]
-        summary["exit"] = EXIT_INTERRUPTED[out.interrupted]
-    elif out.failed or out.lost_workers:
-        summary["exit"] = 1
+    keys, code = outcome_summary(out)
+    summary.update(keys)
+    if code is not None:
+        summary["exit"] = code
     return summary
+
+
+def outcome_summary(out: Outcome) -> tuple[dict[str, Any], int | None]:
+    """What a run adds to a scan summary, only what happened (``failed_shards``,
+    ``workers_lost`` and ``retried``, ``interrupted`` with ``unfinished``), and the exit code it
+    calls for (:data:`EXIT_INTERRUPTED` after a stop, 1 after a failed shard or a lost worker,
+    else ``None``)."""
+    keys: dict[str, Any] = {}
+    code = None
+    if out.failed:
+        keys["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
+                                 for f in out.failed]
+    if out.lost_workers:
+        keys["workers_lost"] = out.lost_workers
+        keys["retried"] = out.retried
+    if out.interrupted is not None:
+        keys["interrupted"] = out.interrupted.name
+        keys["unfinished"] = [_describe(s) for s in out.unfinished]
+        code = EXIT_INTERRUPTED[out.interrupted]
+    elif out.failed or out.lost_workers:
+        code = 1
+    return keys, code
 
 
 MIN_SHARD_BYTES = 1 << 20
