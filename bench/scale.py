@@ -156,7 +156,7 @@ def measure(argv: list[str]) -> tuple[float, str, int, int]:
 def scan(box: Path, jobs: int) -> tuple[float, int, int, int]:
     wall, out, own, workers = measure([sys.executable, "-m", "onemail", "scan", "--jobs", str(jobs),
                                        "--json", str(box)])
-    return wall, json.loads(out)["messages"], own, workers
+    return wall, json.loads(out.splitlines()[-1])["messages"], own, workers  # the summary line
 
 
 def load() -> str:
