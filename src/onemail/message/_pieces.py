@@ -34,9 +34,11 @@ def decode_header_text(raw: bytes, issues: list[TextIssue] | None, offset: int =
     return decode_text(raw, fallback, issues, offset)
 
 
-def header_params(raw: bytes, fallback: Charset = _W1252) -> tuple[str, list[DecodedParameter]]:
-    """Split a Content-Type/-Disposition value: ``(value, [DecodedParameter, ...])``."""
-    return parse_header_params(raw, fallback=fallback)
+def header_params(raw: bytes, fallback: Charset = _W1252, *,
+                  max_issues: int | None = None) -> tuple[str, list[DecodedParameter]]:
+    """Split a Content-Type/-Disposition value: ``(value, [DecodedParameter, ...])``; at most
+    ``max_issues`` issues per parameter, then one ``TooManyIssues`` (``DecodedParameter.dropped``)."""
+    return parse_header_params(raw, fallback=fallback, max_issues=max_issues)
 
 
 # ---------------------------------------------------------------------------------------------

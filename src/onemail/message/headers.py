@@ -17,7 +17,7 @@ from ._pieces import decode_header_text, detect_charset, header_params, known_ch
 from .fields import Field
 from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
-from .model import Header, MessageIssue, bounded
+from .model import MAX_ISSUES, Header, MessageIssue, bounded
 
 __all__ = ["decode_header", "parameters", "raw_8bit_fallback", "token"]
 
@@ -118,7 +118,10 @@ def parameters(raw: bytes, where: str, issues: list[MessageIssue],
         simple = _simple_parameters(raw)
         if simple is not None:
             return simple
-    main, params = header_params(raw, fallback or _W1252)
+    # at most MAX_ISSUES per parameter from the text layer (issue 16: its memory follows the
+    # bound); the last, TooManyIssues, counts the rest, so bounded() below gives what it gives
+    # on every issue
+    main, params = header_params(raw, fallback or _W1252, max_issues=MAX_ISSUES)
     out: dict[str, str] = {}
     found: list[MessageIssue] = []
     for p in params:
@@ -127,6 +130,9 @@ def parameters(raw: bytes, where: str, issues: list[MessageIssue],
             continue
         out[key] = p.value
         found.extend(MessageIssue.at(f"{where}/{key}", i) for i in p.issues)
+        if p.dropped:
+            last = found[-1]
+            found[-1] = MessageIssue(last.kind, last.where, last.offset, last.length, p.dropped)
     issues.extend(bounded(found))
     return main, out
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 import codecs
 import encodings
 import functools
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from .issues import TextIssue
+from .issues import IssueKind, TextIssue
 
 if TYPE_CHECKING:
     from .charsets import Charset
@@ -84,7 +85,8 @@ def _apply_handler(cs_name: str, data: bytes | bytearray | memoryview, text: str
     """
     # only Invalid* issues wrote a U+FFFD (Malformed* ones, such as MalformedImapUtf7 over a
     # decoded run, did not)
-    bad = [i for i in issues if i.kind.value.startswith("Invalid")]
+    invalid = _invalid_kinds()
+    bad = [i for i in issues if i.kind in invalid]
     if not bad or errors == "replace":
         return text
     handler = codecs.lookup_error(errors)
@@ -99,11 +101,16 @@ def _apply_handler(cs_name: str, data: bytes | bytearray | memoryview, text: str
         return text
     pieces = text.split("\ufffd")
     if len(pieces) - 1 != len(bad):
-        at = [locate(i) for i in bad] if locate is not None else []
+        if isinstance(locate, _Locator):
+            at = locate.indexes(bad, text)
+        else:
+            at = [locate(i) for i in bad] if locate is not None else []
         if len(at) != len(bad) or any(text[j:j + 1] != "\ufffd" for j in at):
             raise UnicodeDecodeError(cs_name, bytes(data), bad[0].offset, bad[0].offset + bad[0].length,
                                      bad[0].kind.value + " (text holds a literal U+FFFD; use 'replace')")
         pieces = [text[a + 1:b] for a, b in zip([-1, *at], [*at, len(text)], strict=True)]
+    if errors == "ignore":  # what the "ignore" handler returns for each: nothing
+        return "".join(pieces)
     out = [pieces[0]]
     for issue, piece in zip(bad, pieces[1:], strict=True):
         exc = UnicodeDecodeError(cs_name, bytes(data), issue.offset - start_offset,
@@ -112,6 +119,15 @@ def _apply_handler(cs_name: str, data: bytes | bytearray | memoryview, text: str
         out.append(replacement if isinstance(replacement, str) else replacement.decode("latin-1"))
         out.append(piece)
     return "".join(out)
+
+
+@functools.cache
+def _invalid_kinds() -> frozenset[IssueKind]:
+    """The ``Invalid*`` kinds: each stands for one U+FFFD written."""
+    return frozenset(k for k in IssueKind if k.value.startswith("Invalid"))
+
+
+_UTF8_FFFD = re.compile(b"\xef\xbf\xbd")
 
 
 class _Locator:
@@ -137,6 +153,34 @@ class _Locator:
         self.dec: _CharsetDecoder | None = None
         self.fed = 0
         self.chars = 0
+
+    def indexes(self, bad: list[TextIssue], text: str) -> list[int]:
+        """The index in ``text`` (the text of :attr:`data`) of the U+FFFD of each issue of
+        ``bad`` (in input order).
+
+        UTF-8 in one pass: a literal U+FFFD is the bytes ``EF BF BD``, and ``EF`` is a lead byte,
+        which always starts a sequence (after an error too: maximal subparts), so every
+        ``EF BF BD`` of the input is one literal U+FFFD; the U+FFFD of the text, in order, are
+        those and the issues' merged by byte offset (bench/bombs.py codec-literal-fffd: no
+        streaming decode per issue). Other charsets: :meth:`__call__` per issue.
+        """
+        if self.cs.key != "utf-8":
+            return [self(i) for i in bad]
+        base = self.base
+        literal = [m.start() + base for m in _UTF8_FFFD.finditer(self.data)]
+        out: list[int] = []
+        n_literal, n_bad = len(literal), len(bad)
+        li = bi = 0
+        find = text.find
+        j = find("\ufffd")
+        while j >= 0 and bi < n_bad:
+            if li < n_literal and literal[li] < bad[bi].offset:
+                li += 1
+            else:
+                out.append(j)
+                bi += 1
+            j = find("\ufffd", j + 1)
+        return out
 
     def _restart(self) -> None:
         self.dec = self._decoder((b"", self.state), self.base)

@@ -44,7 +44,7 @@ import functools
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ._header import (
@@ -98,7 +98,8 @@ _K_PARAM = IssueKind.MALFORMED_PARAMETER
 _K_MANY = IssueKind.TOO_MANY_ISSUES
 
 
-def _check_max_issues(max_issues):
+def _check_max_issues(max_issues: object) -> int | None:
+    """``max_issues`` checked: ``None`` or an int >= 0."""
     if max_issues is not None and (not isinstance(max_issues, int) or isinstance(max_issues, bool)):
         raise TypeError(f"max_issues must be an int or None, not {type(max_issues).__name__}")
     if max_issues is not None and max_issues < 0:
@@ -164,7 +165,7 @@ def _parse_name(name: str) -> tuple[str, int, int]:
 _SECTION_TAIL = re.compile(r"\*([0-9]+)(\*?)\Z", re.ASCII)
 
 
-class _ParamIssues(list):
+class _ParamIssues(list[TextIssue]):
     """The issues of one parameter: each given in the coordinates of the (unfolded) header and
     kept in the caller's (mapped back through the folds, the offset added); all of them, or with
     ``limit`` the first ``limit``, the others counted and spanned (the message layer's
@@ -193,7 +194,7 @@ class _ParamIssues(list):
             self.first, self.last = min(self.first, issue.offset), max(self.last, end)
         self.dropped += 1
 
-    def extend(self, issues) -> None:
+    def extend(self, issues: Iterable[TextIssue]) -> None:
         for issue in issues:
             self.append(issue)
 
