@@ -619,7 +619,8 @@ def _western_shape(text: str) -> bool:
 _ASCII_LETTER_BYTES = bytes([*range(0x41, 0x5B), *range(0x61, 0x7B)])
 
 
-def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "") -> bool:
+def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "",
+                    western_checked: bool = False) -> bool:
     """Structural conditions of a step (D10), on the counts of its input and output.
 
     * A CJK ``wrong`` page means the input was decoded by it, so it holds East Asian
@@ -648,7 +649,7 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
-    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
+    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not western_checked and (
             not _western_shape(old_text) or not _consistent(new_text)
             or not _alone_runs_are_words(old_text, wrong, right)):
         return False
@@ -1098,6 +1099,7 @@ def _round(current, base, group, counts, segments, scored, memo):
     is accepted, and only when they remove at least half of the UTF-8 signatures (D24).
     """
     best = None
+    best_out = ""
     western: list[tuple[float, str, str, str]] = []  # (D45)
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
@@ -1121,8 +1123,12 @@ def _round(current, base, group, counts, segments, scored, memo):
             if left >= before or 2 * left > before:
                 continue  # it must remove signatures, at least half of them (D24)
         else:
-            if wrong in _CJK_PAGES and not _cjk_input_ok(current, counts, right, memo):
-                continue  # (_plausible_step's conditions on the input alone, before any reading)
+            if wrong in _CJK_PAGES:
+                ok = memo.get(("input", right))
+                if ok is None:
+                    ok = memo["input", right] = _cjk_input_ok(current, counts, right, memo)
+                if not ok:
+                    continue  # (_plausible_step's conditions on the input alone, before any reading)
             kept = memo.get("data")
             if (kept is not None and kept[0] == wrong and (kept[1] is None or kept[1].isascii())
                     and (right != "utf-8" or wrong not in _SEGMENT_PAGES)):
@@ -1143,21 +1149,44 @@ def _round(current, base, group, counts, segments, scored, memo):
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        western_checked = False
+        if wrong in _CJK_PAGES and right in _WESTERN:
+            # _plausible_step's conditions of Western text read as a CJK page, before any
+            # scoring: the shape (in the memo of _cjk_input_ok), one language (counted on the
+            # bytes: the same counts), the words alone
+            if (not _consistent_bytes(memo["data"][1], right)
+                    or not _alone_runs_are_words(current, wrong, right)):
+                continue
+            western_checked = True
         found = scored.get(hash(out))
         if found is None:
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN:
             continue
-        if not _plausible_step(wrong, right, counts, new_counts, out, current):
+        if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
         if _vetoed(group, new_group, right) or _kana_han_flip(counts, new_counts, right):
             continue
         # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading; among
         # UTF-8 readings, the letters of one language (D21)
-        key = (right == "utf-8", right == "utf-8" and _consistent(out), score)
         if wrong in _CJK_PAGES and right in _WESTERN:
             western.append((score, wrong, right, how))
+        if right == "utf-8":
+            # among UTF-8 readings, the letters of one language (D21), looked at only when two
+            # compete (best_out: the best one's text while it is not known)
+            if best is not None and best[0][0]:
+                if best[0][1] is None:
+                    best = ((True, _consistent(best_out), best[0][2]), *best[1:])
+                key = (True, _consistent(out), score)
+                if key > best[0]:
+                    best = (key, wrong, right, how)
+                    best_out = out
+                continue
+            best = ((True, None, score), wrong, right, how)
+            best_out = out
+            continue
+        key = (False, False, score)
         if best is None or key > best[0]:
             best = (key, wrong, right, how)
     if best is not None and best[1] in _CJK_PAGES and best[2] in _WESTERN and len(western) > 1:
