@@ -166,6 +166,75 @@ def codec_literal_fffd(n: int) -> bytes:
     return _repeat(b"\xef\xbf\xbd\xff", n)
 
 
+def _fields(name: bytes, value: bytes, n: int) -> bytes:
+    """Header fields ``name: value`` of about 1 MiB each, about ``n`` bytes in all."""
+    field = name + b": " + value + b"\r\n"
+    return _eml(field * max(1, n // len(field)), b"x\r\n")
+
+
+def _body(label: bytes, body: bytes) -> bytes:
+    return _eml(b"Content-Type: text/plain; charset=" + label + b"\r\n", body)
+
+
+def word_b_invalid(n: int) -> bytes:
+    """1 MiB header fields, each one B encoded word of 0xFF bytes declared UTF-8."""
+    import base64
+
+    return _fields(b"Subject", b"=?utf-8?b?" + base64.b64encode(b"\xff" * 786_000) + b"?=", n)
+
+
+def word_q_invalid(n: int) -> bytes:
+    """1 MiB header fields, each one Q encoded word of ``=FF`` declared UTF-8."""
+    return _fields(b"Subject", b"=?utf-8?q?" + b"=FF" * 349_000 + b"?=", n)
+
+
+def words_q_invalid(n: int) -> bytes:
+    """1 MiB header fields of adjacent encoded words ``=?utf-8?q?=FF?=``."""
+    return _fields(b"Subject", b"=?utf-8?q?=FF?= " * 65_000, n)
+
+
+def param_percent_invalid(n: int) -> bytes:
+    """1 MiB Content-Disposition fields: an RFC 2231 value of ``%FF`` declared UTF-8."""
+    return _fields(b"Content-Disposition", b"attachment; filename*=utf-8''" + b"%FF" * 349_000, n)
+
+
+def param_raw_invalid(n: int) -> bytes:
+    """1 MiB Content-Disposition fields: a quoted value of raw 0xFF (8-bit, not UTF-8)."""
+    return _fields(b"Content-Disposition", b'attachment; filename="' + b"\xff\x80" * 500_000 + b'"', n)
+
+
+def raw_8bit_header(n: int) -> bytes:
+    """1 MiB Subject fields of raw 0xFF 0x80 (8-bit header text, not UTF-8)."""
+    return _fields(b"Subject", b"\xff\x80" * 500_000, n)
+
+
+def utf7_invalid(n: int) -> bytes:
+    """A text/plain body declared UTF-7, every byte 0xFF (not UTF-7)."""
+    return _body(b"utf-7", b"\xff" * n)
+
+
+def utf7_bad_base64(n: int) -> bytes:
+    """A UTF-7 body of ``+A-`` (a base64 run too short for a character) repeated."""
+    return _body(b"utf-7", _repeat(b"+A-", n))
+
+
+def iso2022_invalid(n: int) -> bytes:
+    """A text/plain body declared ISO-2022-JP, every byte 0xFF."""
+    return _body(b"iso-2022-jp", b"\xff" * n)
+
+
+def iso2022_bad_escapes(n: int) -> bytes:
+    """An ISO-2022-JP body of unknown escape sequences ``ESC ( Z``."""
+    return _body(b"iso-2022-jp", _repeat(b"\x1b(Z", n))
+
+
+def cjk_lead_ascii(label: bytes):
+    def make(n: int) -> bytes:
+        return _body(label, _repeat(b"\x81\x20", n))
+    make.__doc__ = f"A body declared {label.decode()}: a lead byte before ASCII, repeated."
+    return make
+
+
 def tnef_run(data):
     from onemail.message import read
     read(data)
@@ -234,6 +303,21 @@ CLASSES = {
     "param-comment": (param_comment, params_run, "parse_header_params: trailing comment strip"),
     "mbox-from-line": (mbox_from_line, mbox_run, "read_mbox: unterminated From line"),
     "codec-literal-fffd": (codec_literal_fffd, codec_run, "onemail-utf-8 'ignore', literal U+FFFD"),
+    "word-b-invalid": (word_b_invalid, read_run, "read(): B word of 0xFF in 1 MiB headers"),
+    "word-q-invalid": (word_q_invalid, read_run, "read(): Q word of =FF in 1 MiB headers"),
+    "words-q-invalid": (words_q_invalid, read_run, "read(): adjacent =?utf-8?q?=FF?= words"),
+    "param-percent-invalid": (param_percent_invalid, read_run, "read(): RFC 2231 %FF values"),
+    "param-raw-invalid": (param_raw_invalid, read_run, "read(): quoted 8-bit parameter values"),
+    "raw-8bit-header": (raw_8bit_header, read_run, "read(): raw 8-bit header text"),
+    "utf7-invalid": (utf7_invalid, read_run, "read(): 0xFF declared UTF-7"),
+    "utf7-bad-base64": (utf7_bad_base64, read_run, "read(): UTF-7 +A- runs"),
+    "iso2022-invalid": (iso2022_invalid, read_run, "read(): 0xFF declared ISO-2022-JP"),
+    "iso2022-bad-escapes": (iso2022_bad_escapes, read_run, "read(): unknown ISO-2022 escapes"),
+    "shift-jis-lead-ascii": (cjk_lead_ascii(b"shift_jis"), read_run, "read(): Shift_JIS 81 20"),
+    "gb18030-lead-ascii": (cjk_lead_ascii(b"gb18030"), read_run, "read(): gb18030 81 20"),
+    "big5-lead-ascii": (cjk_lead_ascii(b"big5"), read_run, "read(): Big5 81 20"),
+    "euc-jp-lead-ascii": (cjk_lead_ascii(b"euc-jp"), read_run, "read(): EUC-JP 8E 20"),
+    "euc-kr-lead-ascii": (cjk_lead_ascii(b"euc-kr"), read_run, "read(): EUC-KR 81 20"),
 }
 
 

@@ -38,14 +38,14 @@ def not_regular(mode: int) -> str:
     return "not a regular file"
 
 
-def stat_problem(path, exc: OSError) -> str:
+def stat_problem(path: str, exc: OSError) -> str:
     """Why ``path`` cannot be reached: the ``OSError`` text, naming an unreachable symbolic link."""
     if os.path.islink(path):
         return f"unreachable symbolic link ({exc.strerror or exc})"
     return exc.strerror or str(exc)
 
 
-def walk(paths: Iterable, accept: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str | None]]:
+def walk(paths: Iterable[str | os.PathLike[str]], accept: Callable[[str], bool] | None = None) -> Iterator[tuple[str, str | None]]:
     """Yield ``(path, problem)`` for every file under ``paths`` (module docstring).
 
     :param paths: ``str`` / ``os.PathLike`` paths of files or folders.
@@ -68,7 +68,8 @@ def walk(paths: Iterable, accept: Callable[[str], bool] | None = None) -> Iterat
             yield p, not_regular(st.st_mode)
 
 
-def _folder(top, st: os.stat_result, accept) -> Iterator[tuple[str, str | None]]:
+def _folder(top: str, st: os.stat_result,
+            accept: Callable[[str], bool] | None) -> Iterator[tuple[str, str | None]]:
     seen = {(st.st_dev, st.st_ino)}
     stack = [top]
     while stack:

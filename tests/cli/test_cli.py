@@ -9,7 +9,7 @@ import pytest
 from onemail import __version__
 from onemail.cli import build_parser, main
 
-COMMANDS = ["decode", "detect", "explain", "header", "param", "read", "repair", "rtf", "scan"]
+COMMANDS = ["decode", "detect", "explain", "export", "header", "param", "read", "repair", "rtf", "scan"]
 
 
 def test_every_public_module_of_onemail_cli_adds_its_commands(capsys):

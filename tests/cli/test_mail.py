@@ -24,9 +24,11 @@ def test_scan_examples_json_subprocess():
     proc = subprocess.run([*_onemail(), "scan", str(EXAMPLES), "--json"], capture_output=True,
                           text=True, encoding="utf-8", timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
-    assert (out["files"], out["messages"], out["parts"]) == (6, 6, 7)
-    assert out["failures"] == [] and out["unreadable"] == []
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    out = lines[-1]
+    assert [line["type"] for line in lines] == ["skipped"] + ["message"] * 6 + ["summary"]
+    assert (out["files"], out["messages"], out["parts"]) == (7, 6, 7)  # NOTICE: not mail
+    assert out["failures"] == [] and out["unreadable"] == [] and out["skipped"] == {"not-mail": 1}
     assert out["charsets"] == {"euc-kr (declared)": 1, "iso-2022-jp (declared)": 1,
                                "shift_jis (declared)": 1, "us-ascii (default)": 1,
                                "windows-1252 (declared)": 1}
@@ -35,21 +37,24 @@ def test_scan_examples_json_subprocess():
 
 def test_scan_jobs_2_same_summary(capsys):
     assert main(["scan", str(EXAMPLES), "--json"]) == 0
-    one = json.loads(capsys.readouterr().out)
+    one = capsys.readouterr().out
     assert main(["scan", str(EXAMPLES), "--json", "--jobs", "2"]) == 0
-    assert json.loads(capsys.readouterr().out) == one
+    assert capsys.readouterr().out == one  # every line, in the same order
 
 
 def test_scan_reports_unreadable_and_junk(tmp_path, capsys):
     (tmp_path / "junk.eml").write_bytes(b"\x00\x01\x02" * 100)
     (tmp_path / "ok.eml").write_bytes(b"Subject: ok\r\n\r\nbody\r\n")
-    (tmp_path / "ignored.txt").write_bytes(b"Subject: not scanned\r\n\r\n")
+    (tmp_path / "found.txt").write_bytes(b"Subject: found by content\r\n\r\n")
     assert main(["scan", str(tmp_path), str(tmp_path / "missing.eml"), "--json"]) == 1
-    out = json.loads(capsys.readouterr().out)
-    assert (out["files"], out["messages"], out["parts"]) == (2, 2, 1)
+    out = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert (out["files"], out["messages"], out["parts"]) == (3, 3, 2)
     assert out["failures"] == [{"path": str(tmp_path / "junk.eml"),
+                                "source": {"path": str(tmp_path), "container": "eml", "member": "junk.eml",
+                                           "index": 0, "offset": 0, "length": 300},
                                 "error": "not a message: no header, mbox, Outlook .msg or TNEF signature"}]
-    assert out["unreadable"] == [{"path": str(tmp_path / "missing.eml"), "error": "No such file or directory"}]
+    assert out["unreadable"] == [{"path": str(tmp_path / "missing.eml"), "reason": "unreadable",
+                                  "error": "No such file or directory"}]
 
 
 def test_scan_human_summary(capsys):
@@ -102,4 +107,4 @@ def test_scan_jobs_capped_at_usable_cpus(monkeypatch, capsys):
     monkeypatch.setattr(mail, "usable_cpus", lambda: 1)
     monkeypatch.setattr(multiprocessing, "Pool", None)  # calling it would fail the test
     assert main(["scan", str(EXAMPLES), "--json", "--jobs", "4"]) == 0
-    assert json.loads(capsys.readouterr().out)["messages"] == 6
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["messages"] == 6

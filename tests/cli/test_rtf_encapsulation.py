@@ -69,3 +69,16 @@ def test_compressed_stream_is_decompressed_first(capsys):
 
 def test_unreadable_file(tmp_path, capsys):
     assert main(["rtf", "html", str(tmp_path / "missing.rtf")]) == 1
+
+
+def test_the_text_report_lists_each_defect_s_kind_and_place(tmp_path, capsys):
+    """Regression: the report unpacked each defect's JSON object as a tuple and printed its keys
+    ("kind at byte offset, length byte(s)") for every defect."""
+    path = tmp_path / "x.rtf"
+    path.write_bytes(b"{\\rtf1\\ansi\\ansicpg1252\\fromhtml1 \\deff0{\\fonttbl{\\f0\\fswiss\\fcharset0 Arial;}}"
+                     b"{\\*\\htmltag64 <p>}caf\\'e9 \\'zz")
+    assert main(["rtf", "html", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "<p>caf\u00e9 zz"
+    assert captured.err.splitlines() == ["-- html; 2 defect(s)", "   InvalidHexEscape at byte 105, 2 byte(s)",
+                                         "   UnclosedGroups at byte 109, 0 byte(s)"]

@@ -26,9 +26,16 @@ def _onemail() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "onemail.cli"]
 
 
+def _summary(stdout: str) -> dict:
+    """The summary line of ``scan --json``, its unreadable paths as ``{"path", "error"}``."""
+    out = json.loads(stdout.splitlines()[-1])
+    out["unreadable"] = [{"path": u["path"], "error": u["error"]} for u in out["unreadable"]]
+    return out
+
+
 def _scan(capsys, *paths) -> tuple[int, dict]:
     rc = main(["scan", *map(str, paths), "--json"])
-    return rc, json.loads(capsys.readouterr().out)
+    return rc, _summary(capsys.readouterr().out)
 
 
 def _detect(capsys, *paths) -> tuple[int, dict]:
@@ -47,7 +54,7 @@ def test_fifo_in_a_folder_is_reported_not_opened(tmp_path, command):
     assert proc.returncode == 1, proc.stderr
     fifo = str(tmp_path / "x.eml")
     if command == "scan":
-        out = json.loads(proc.stdout)
+        out = _summary(proc.stdout)
         assert (out["files"], out["messages"], out["failures"]) == (1, 1, [])
         assert out["unreadable"] == [{"path": fifo, "error": "not a regular file (FIFO)"}]
     else:
@@ -111,7 +118,7 @@ def test_unlistable_folder_as_another_user():
                               env={**os.environ, "PYTHONPATH": str(REPO / "src")})
         if proc.returncode not in (0, 1) or not proc.stdout:  # that user cannot run the code
             pytest.skip(proc.stderr[-200:])
-        out = json.loads(proc.stdout)
+        out = _summary(proc.stdout)
         assert (proc.returncode, out["files"], out["messages"]) == (1, 1, 1)
         assert out["unreadable"] == [{"path": os.path.join(top, "locked"), "error": "Permission denied"}]
     finally:
@@ -157,7 +164,8 @@ def test_text_summary_counts_like_json(tmp_path, capsys):
     lines = dict(line.rsplit(None, 1) for line in text.splitlines()[:5])
     assert (lines["failures"], lines["unreadable"]) == ("1", "1")
     assert "\nfailures\n  " + str(tmp_path / "junk.eml") + ": not a message" in text
-    assert f"\nunreadable\n  {missing}: No such file or directory\n" in text
+    assert (f"\nskipped by reason\n  unreadable{1:>36}\n    {missing}: No such file or directory\n"
+            in text)
 
 
 def test_read_of_a_device_is_an_oserror(capsys):

@@ -13,8 +13,9 @@ SRC = REPO / "src" / "onemail"
 TESTS = REPO / "tests"
 #: The test folder of each package folder of src/onemail.
 FOLDERS = {"text": "text", "rtf": "rtf", "detect": "detect", "message": "message", "_cli": "cli"}
-#: Top-level modules and the test folder of each.
-TOP_LEVEL = {"cli": "cli"}
+#: Top-level modules and the test folder of each (onemail.dask and onemail.spark build message
+#: records on clusters).
+TOP_LEVEL = {"cli": "cli", "dask": "message", "spark": "message"}
 
 
 def _public_modules():

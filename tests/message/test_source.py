@@ -30,3 +30,17 @@ def test_picklable_and_the_containers():
     s = Source("-", "stdin", compression="gzip")
     assert pickle.loads(pickle.dumps(s)) == s
     assert CONTAINERS == {"eml", "mbox", "maildir", "mh", "msg", "tnef", "pst", "zip", "stdin"}
+
+
+def test_archive_member_and_name_order():
+    from onemail.message.source import name_key
+
+    assert sorted(["10", "2", "1", "a10", "a2", "a.b", "a"], key=name_key) == [
+        "1", "2", "10", "a", "a2", "a10", "a.b"]
+    inside = Source("box", "eml", member="x.eml", archive="a.zip")
+    beside = Source("box", "eml", member="b.eml")
+    assert inside.to_json()["archive"] == "a.zip"
+    # a zip's members come at the zip's place among its folder's files
+    assert sorted([beside, inside], key=Source.key) == [inside, beside]
+    assert sorted([Source("m", "mh", member="inbox/10"), Source("m", "mh", member="inbox/9")],
+                  key=Source.key)[0].member == "inbox/9"

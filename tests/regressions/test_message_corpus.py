@@ -87,16 +87,24 @@ def test_no_decoded_header_holds_an_encoded_word_that_decodes(corpus_messages):
 
 
 def test_scan_counts_match_reading(corpus_messages):
+    """scan's summary of the corpus folder equals reading each file alone: read_mbox for the
+    files that are mailboxes (a first ``From `` line: four hold several messages, M20), read for
+    the others; README.md and MANIFEST.tsv are the two skips (not mail)."""
     summary = scan([str(MAIL)])
-    assert summary["files"] == 3384
-    assert summary["messages"] == len(corpus_messages)
+    messages = []
+    for row, msg in corpus_messages:
+        head = (MAIL / row["file"]).read_bytes()[:8]
+        boxed = head.startswith(b"From ") or head.startswith(b"\xef\xbb\xbfFrom ")
+        messages += list(onemail.read_mbox(MAIL / row["file"])) if boxed else [msg]
+    assert summary["files"] == 3386 and summary["skipped"] == {"not-mail": 2}
+    assert summary["messages"] == len(messages) == 3384 + 5
     assert summary["unreadable"] == []
     assert [f["path"].rsplit("/", 1)[1] for f in summary["failures"]] == [
         "autotests__data__clusterfuzz-testcase-minimized-kmime_fuzzer-4804196479336448.eml"]
-    parts = sum(1 for _, m in corpus_messages for _ in m.walk())
+    parts = sum(1 for m in messages for _ in m.walk())
     assert summary["parts"] == parts
-    assert summary["issues"] == Counter(i.kind.value for _, m in corpus_messages for i in m.issues)
-    charsets = Counter(f"{p.charset} ({p.charset_source})" for _, m in corpus_messages for p in m.walk()
+    assert summary["issues"] == Counter(i.kind.value for m in messages for i in m.issues)
+    charsets = Counter(f"{p.charset} ({p.charset_source})" for m in messages for p in m.walk()
                        if p.charset_source)
     assert summary["charsets"] == charsets
     assert summary["charsets"]["utf-8 (declared)"] > 500
@@ -279,12 +287,14 @@ def test_winmail_dat_that_is_not_tnef():
 
 def test_detector_tie_falls_back_to_windows_1252():
     """csdmc2010 spam TRAIN_00322: charset=UTF-8 with one 0xA9 byte; the detector ties
-    iso-8859-2 ("Š"), iso-8859-4 and shift_jis, so windows-1252 reads it (M6, M2, T1)."""
+    iso-8859-2 ("Š"), iso-8859-4 and shift_jis, so windows-1252 reads it (M6, M2, T1). The file
+    starts with ``From ``: an mbox of one message, whose final empty line is the mbox's (M20),
+    so the body is 2,784 bytes, not 2,785."""
     msg = onemail.read(MAIL / "csdmc2010-spam-corpus/naive_bayes__data__TRAINING__TRAIN_00322.eml")
     part = msg.parts[0]
     assert (part.charset, part.charset_source) == ("windows-1252", "detected")
     assert "and OH 44114 <br>\n  © 2009 Questex Media Group" in part.text
-    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, 2785)]
+    assert [(i.kind, i.offset, i.length) for i in part.issues] == [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, 2784)]
 
 
 def test_msg_date_from_transport_headers():

@@ -360,3 +360,37 @@ def test_unicode_value_outside_16_bits_is_fffd_not_nul(word, defect_offset, defe
     r = deencapsulate(rb"{\rtf1\ansi\fromtext a" + word + b"b}")
     assert r.text == "a\ufffdb"
     assert r.defects == (RtfDefect(RtfDefectKind.PARAMETER_OVERFLOW, defect_offset, defect_length),)
+
+
+@pytest.mark.parametrize(("code_page", "data", "text"), [
+    (28591, b"\x80\xe9", "\x80\u00e9"),  # ISO-8859-1's own bytes (mail reads it as windows-1252)
+    (20127, b"abc", "abc"),
+    (28599, b"\xfd", "\u0131"),  # ISO-8859-9's dotless i
+    (10006, b"\xa1", "\u0393"),  # Mac Greek, a page outside ForCodePage's list
+    (20932, b"\xb0\xa1", "\u4e9c"),  # EUC-JP
+    (50220, b"\x1b$B0!\x1b(B", "\u4e9c"),
+    (50225, b"\x1b$)C\x0e0!\x0f", "\uac00"),  # ISO-2022-KR
+    (1026, b"\xc1", "A"),  # an EBCDIC page of no decoder: cpNNN
+])
+def test_the_standalone_decoder_s_code_pages(code_page, data, text):
+    """The codec of each code page comes from the charset facts (scripts/data/charsets.toml, via
+    the generated rtf/_tables/code_pages.py); other pages are CPython's cpNNN."""
+    errors: list = []
+    assert (encapsulation_module.cpython_code_page_decoder(code_page, data, errors), errors) == (text, [])
+
+
+@pytest.mark.parametrize("code_page", [1200, 1201, 12000, 12001, 50222, 38598, 42])
+def test_code_pages_the_standalone_decoder_cannot_read(code_page):
+    """UTF-16/32 (RT28), and pages CPython has no codec for: None (then AmbiguousUnknownCodePage)."""
+    assert encapsulation_module.cpython_code_page_decoder(code_page, b"a", []) is None
+
+
+def test_the_facts_give_every_code_page_of_the_text_layer_a_reading():
+    """The generated table and the text layer read one table of facts: every code page
+    ``onemail.text.for_code_page`` knows has a CPython codec here, or is UTF-16/32, or is one of
+    the two CPython has no codec for."""
+    from onemail.rtf._tables.code_pages import CODEC_NAMES, NOT_BYTE_CODE_PAGES
+    from onemail.text.charsets import known_code_pages
+
+    assert set(known_code_pages()) - set(CODEC_NAMES) - NOT_BYTE_CODE_PAGES == {50222, 38598}
+    assert NOT_BYTE_CODE_PAGES == {1200, 1201, 12000, 12001}

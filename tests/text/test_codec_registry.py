@@ -94,3 +94,19 @@ def test_decoding_in_chunks_equals_decoding_at_once(monkeypatch, key):
             assert data.decode(name, errors) == text, errors
     finally:
         registry._cache.clear()
+
+
+def test_utf_8_literal_replacement_characters_next_to_errors_in_one_pass():
+    # EF BF BD right after a cut sequence (E0, F0 9F 98) and an unpaired surrogate (ED A0 80):
+    # each EF starts a sequence, so every EF BF BD is a literal U+FFFD, and the issues' U+FFFD
+    # fall between them (codec_registry._Locator.indexes merges both by byte offset)
+    unit = b"\xe0\xef\xbf\xbd\xf0\x9f\x98\xef\xbf\xbd\xed\xa0\x80\xef\xbf\xbdx"
+    data = unit * 20_000  # 340,000 bytes: more than one chunk of the handler path
+    assert data.decode("onemail-utf-8", "ignore") == "\ufffd\ufffd\ufffdx" * 20_000
+    assert data[:17].decode("onemail-utf-8", "backslashreplace") == (
+        "\\xe0\ufffd\\xf0\\x9f\\x98\ufffd\\xed\\xa0\\x80\ufffdx")
+    assert data[:17].decode("onemail-utf-8", "test.tag") == (
+        "<0:1>\ufffd<4:7>\ufffd<10:11><11:12><12:13>\ufffdx")
+    dec = codecs.getincrementaldecoder("onemail-utf-8")("ignore")
+    text = "".join(dec.decode(data[k:k + 7]) for k in range(0, 17 * 100, 7)) + dec.decode(b"", True)
+    assert text == "\ufffd\ufffd\ufffdx" * 100

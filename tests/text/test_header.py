@@ -7,12 +7,14 @@ import pytest
 from onemail.text import IssueKind, TextIssue, for_label
 from onemail.text._header import (
     FOLD,
+    SPILL,
+    IssueSpill,
+    SpanLocator,
     char_units,
     close_run,
     decode_ascii,
     decode_bytes,
     escape_spans,
-    locate_in,
     map_issues,
     stateful_chunks,
     unfold,
@@ -65,11 +67,40 @@ def test_map_issues_covers_both_ends_and_past_the_end():
     spans = list(escape_spans(b"%41b%43", 0, 7, 0x25))
     assert spans == [(None, 0, 3), (None, 3, 4), (None, 4, 7)]
     local = [TextIssue(K.INVALID_UTF8, 0, 2), TextIssue(K.INVALID_UTF8, 2, 0), TextIssue(K.INVALID_UTF8, 5, 1)]
-    locate = locate_in(iter(spans), lambda key, s, e: (s, e))
+    locate = SpanLocator(lambda: iter(spans), lambda key, s, e: (s, e))
     assert map_issues(local, locate, 3, 99) == [
         TextIssue(K.INVALID_UTF8, 0, 4), TextIssue(K.INVALID_UTF8, 4, 0), TextIssue(K.INVALID_UTF8, 7, 0)]
-    assert map_issues([TextIssue(K.INVALID_UTF8, 0, 0)], locate_in(iter([]), None), 0, 99) == [
+    assert map_issues([TextIssue(K.INVALID_UTF8, 0, 0)], SpanLocator(lambda: iter([]), None), 0, 99) == [
         TextIssue(K.INVALID_UTF8, 99, 0)]
+
+
+def test_span_locator_goes_on_in_order_and_starts_again_for_an_earlier_byte():
+    made = []
+
+    def spans():
+        made.append(1)
+        return ((None, 10 * k, 10 * k + 3) for k in range(100))
+
+    locate = SpanLocator(spans, lambda key, s, e: (s, e))
+    assert locate([1, 5]) == {1: (10, 13), 5: (50, 53)}
+    assert locate([6, 99]) == {6: (60, 63), 99: (990, 993)}  # went on: one walk
+    assert len(made) == 1
+    assert locate([5]) == {5: (50, 53)}  # an earlier byte: from the start again
+    assert len(made) == 2
+
+
+def test_issue_spill_hands_on_batches_in_order():
+    batches: list[list[TextIssue]] = []
+    spill = IssueSpill(batches.append)
+    issues = [TextIssue(K.INVALID_UTF8, k, 1) for k in range(2 * SPILL + 5)]
+    spill.append(issues[0])
+    spill.extend(issues[1:3])
+    spill.extend(iter(issues[3:]))
+    assert [len(b) for b in batches] == [SPILL, SPILL] and len(spill) == 5
+    spill.spill()
+    assert [i for b in batches for i in b] == issues and not spill
+    spill.spill()  # nothing held: nothing handed on
+    assert len(batches) == 3
 
 
 def test_char_units_keep_surrogate_pairs():

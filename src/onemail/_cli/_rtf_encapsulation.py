@@ -12,14 +12,15 @@ Exit codes: 0 done; 1 unreadable input, or RTF that does not encapsulate the ask
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from ._safe import for_stream
-from .rtf import _read, _write
+from .rtf import read_input, write_output
 
 
-def add_subparser(rtf_sub) -> None:
+def add_subparser(rtf_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for kind, what in (("html", "HTML (\\fromhtml1)"), ("text", "plain text (\\fromtext)")):
         p = rtf_sub.add_parser(kind, help=f"de-encapsulate the {what} of RTF; list defects")
         p.add_argument("file", help="RTF or a compressed-RTF stream ('-' for standard input)")
@@ -31,23 +32,23 @@ def add_subparser(rtf_sub) -> None:
         p.set_defaults(run=run, rtf_kind=kind)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..rtf import deencapsulate, encapsulate_html, encapsulate_text
 
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     if args.encapsulate:
         source = data.decode("utf-8", "replace")
         rtf = encapsulate_html(source) if args.rtf_kind == "html" else encapsulate_text(source)
-        return 0 if _write(args.output, rtf) else 1
-    defects = []
+        return 0 if write_output(args.output, rtf) else 1
+    defects: list[dict[str, str | int]] = []
     if data[8:12] in (b"LZFu", b"MELA"):
         from ..rtf import decompress
 
-        result = decompress(data)
-        defects.extend(d.to_json() for d in result.defects)
-        data = result.data
+        unpacked = decompress(data)
+        defects.extend(d.to_json() for d in unpacked.defects)
+        data = unpacked.data
     result = deencapsulate(data)
     defects.extend(d.to_json() for d in result.defects)
     wanted = args.rtf_kind
@@ -64,7 +65,7 @@ def run(args) -> int:
         return 1
     print(f"-- {result.kind or 'not encapsulated (plain text walk)'}; {len(defects)} defect(s)",
           file=sys.stderr)
-    for kind, offset, length in defects[:50]:
-        print(f"   {kind} at byte {offset}, {length} byte(s)", file=sys.stderr)
+    for d in defects[:50]:
+        print(f"   {d['kind']} at byte {d['offset']}, {d['length']} byte(s)", file=sys.stderr)
     text = result.text if args.output is not None else for_stream(result.text, sys.stdout)
-    return 0 if _write(args.output, text.encode("utf-8", "surrogatepass")) else 1
+    return 0 if write_output(args.output, text.encode("utf-8", "surrogatepass")) else 1

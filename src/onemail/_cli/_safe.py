@@ -14,6 +14,7 @@ not meant to be read back: a backslash of the value itself is written as it is.
 from __future__ import annotations
 
 import re
+from typing import TextIO
 
 #: Characters that move the cursor, end a line, start a control sequence or reorder text:
 #: C0 controls, DEL and C1 controls (general category Cc), the line and paragraph separators
@@ -60,7 +61,7 @@ def escape_for_terminal(text: str, *, keep_lines: bool = False) -> str:
     return pattern.sub(lambda m: _spell(m.group()), text)
 
 
-def for_stream(text: str, stream) -> str:
+def for_stream(text: str, stream: TextIO) -> str:
     """``text`` as it should be written to ``stream``: escaped (lines kept) when ``stream`` is a
     terminal, exact otherwise (a pipe or a file gets the command's output unchanged).
 

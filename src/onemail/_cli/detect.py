@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ._safe import escape_for_terminal, for_stream
 
+if TYPE_CHECKING:
+    from ..detect import ScanRow
 
-def add_parser(sub) -> None:
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("detect", help="detect the charset of files (folders are walked)")
-    p.add_argument("paths", nargs="+", metavar="FILE", help="files or folders")
+    p.add_argument("paths", nargs="+", metavar="FILE", help="files or folders ('-' reads standard input)")
     p.add_argument("--json", action="store_true", help="print one JSON object per file")
     p.set_defaults(run=run_detect)
     r = sub.add_parser("repair", help="repair mojibake in TEXT and show the chain")
@@ -19,11 +25,32 @@ def add_parser(sub) -> None:
     r.set_defaults(run=run_repair)
 
 
-def run_detect(args) -> int:
+def _rows(paths: list[str]) -> Iterator[ScanRow]:
+    """The rows of ``paths`` in order; ``-`` is standard input, read once (through a temporary
+    file, so that it is scanned as any file is)."""
+    import dataclasses
+    import tempfile
+
     from ..detect import scan
 
+    batch: list[str] = []
+    for p in paths:
+        if p != "-":
+            batch.append(p)
+            continue
+        yield from scan(batch)
+        batch = []
+        with tempfile.NamedTemporaryFile(prefix="onemail-stdin-") as tmp:
+            tmp.write(sys.stdin.buffer.read())
+            tmp.flush()
+            for row in scan([tmp.name]):
+                yield dataclasses.replace(row, path="-")
+    yield from scan(batch)
+
+
+def run_detect(args: argparse.Namespace) -> int:
     status = 0
-    for row in scan(args.paths):
+    for row in _rows(args.paths):
         if row.error:
             status = 1
         if args.json:
@@ -40,7 +67,7 @@ def run_detect(args) -> int:
     return status
 
 
-def run_repair(args) -> int:
+def run_repair(args: argparse.Namespace) -> int:
     from ..detect import render_chain, repair
 
     text = sys.stdin.read() if args.text == "-" else args.text

@@ -153,6 +153,14 @@ MEANINGS: dict[str, str] = {
                                 "other parts' data.",
     "AmbiguousUuencodedFile": "A uuencoded file (begin ... end) inside a text body: made an "
                               "attachment part, left out of the text.",
+    "AmbiguousMboxSeparator": "A line of an mbox message starting with 'From ' that was not taken "
+                              "as a separator (no empty line before it, or no message header "
+                              "after it): it stays in the message, which may hold two.",
+    "AmbiguousMboxQuoting": "A '>From ' line of an mbox message lost one '>' (mboxrd quoting "
+                            "undone; in an mboxo mailbox the '>' may have been the author's).",
+    "AmbiguousMboxContentLength": "An mbox message ended where its Content-Length said, over a "
+                                  "'From ' line inside it that would otherwise have separated "
+                                  "two messages (mboxcl/mboxcl2).",
     # onemail.message.MessageIssueKind: damage of the containers.
     "MalformedHeader": "A header line that is no field (no colon, junk before the name, a fold "
                        "with no field above it), or a body that follows its fields without an "

@@ -9,14 +9,20 @@ for undecodable bytes of the argument); ``-`` reads raw bytes from standard inpu
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ._safe import escape_for_terminal
 
+if TYPE_CHECKING:
+    from ..text import TextIssue
 
-def add_parser(sub) -> None:
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("header", help="decode header text with RFC 2047 encoded words")
     p.add_argument("text", help="the header value after the colon ('-' for standard input)")
     p.add_argument("--fallback", default="windows-1252", metavar="LABEL",
@@ -48,17 +54,17 @@ def _check_fallback(label: str) -> bool:
     return True
 
 
-def _print_issues(issues, indent: str = "") -> None:
+def _print_issues(issues: Iterable[TextIssue], indent: str = "") -> None:
     for i in issues:
         print(f"{indent}{i.kind.value} at byte {i.offset}, {i.length} byte(s)")
 
 
-def run_header(args) -> int:
+def run_header(args: argparse.Namespace) -> int:
     from ..text.rfc2047 import decode_text
 
     if not _check_fallback(args.fallback):
         return 2
-    issues: list = []
+    issues: list[TextIssue] = []
     text = decode_text(_input(args.text), args.fallback, issues)
     if args.json:
         json.dump({"text": text, "issues": [i.to_json() for i in issues]}, sys.stdout,
@@ -70,7 +76,7 @@ def run_header(args) -> int:
     return 0
 
 
-def run_param(args) -> int:
+def run_param(args: argparse.Namespace) -> int:
     from ..text.rfc2231 import parse_header_params
 
     if not _check_fallback(args.fallback):

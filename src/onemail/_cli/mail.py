@@ -1,170 +1,322 @@
-"""``onemail read FILE`` and ``onemail scan PATH...``: the message layer on the command line.
+"""``onemail read PATH`` and ``onemail scan PATH...``: the message layer on the command line.
 
-``read`` prints one message's decoded headers, parts and issues (``--json`` for JSON).
-``scan`` walks files and folders (``.eml``, ``.mbox``, ``.msg``, ``.dat``, ``.tnef``; files named
-on the command line are always read; ``.mbox`` files and files without a suffix are split into
-their messages), decodes every message on ``--jobs`` processes, shows a
-progress bar on a terminal (stderr) and ends with a summary: messages, parts, issues by kind,
-charsets used and how they were chosen, failures (messages not read) and unreadable paths (missing
-paths, folders that cannot be listed, unreachable links, FIFOs/sockets/devices found in folders:
-:mod:`onemail._walk`), in the text form as in JSON. ``--jobs`` is capped at the usable CPUs.
-Exit codes: 0 done, 1 some input unreadable or not a message (still reported), 2 usage.
+Both take files, folders and ``-`` (standard input) and find the messages in them by content
+(:func:`onemail.message.containers.walk`: .eml, every mbox variant, Maildir, MH, .msg, TNEF,
+PST/OST with ``onemail[pst]``, ``.gz``/``.bz2``/``.xz`` and ``.zip`` of any of these; a file's
+suffix is only a hint). FIFOs work; nothing needs a seekable input.
+
+``read`` prints one message: its place (``message 2 of 40`` in a container of several),
+decoded headers, parts and issues; ``--index N`` picks the N-th message (from 1), ``--all``
+prints every one, ``--json`` gives JSON (one object; JSON Lines with ``--all``).
+
+``scan`` decodes every message (on ``--jobs`` processes) and prints a summary: files, messages,
+parts, issues by kind, charsets and how they were chosen, messages that could not be read
+(failures), and every skipped path by reason (:data:`~onemail.message.containers.SKIP_REASONS`);
+``--list`` names the messages behind each issue kind. ``--json`` prints one JSON line per
+message (its place, subject, issue counts by kind, charsets, error), one per skipped path, and a
+final summary line (``"type": "summary"``).
+
+Human output is safe on a terminal: every value from the mail or the file system (header values,
+names, file names, paths, issue places) goes through
+:func:`onemail._cli._safe.escape_for_terminal`, so a line end or escape sequence in it cannot
+forge a line of the output or drive the terminal; body texts are escaped with their line ends
+kept when standard output is a terminal (exact in a pipe), binary parts are never printed, and
+a long text part is cut (:data:`TEXT_CHARS`, ``--full`` for all of it) with a note.
+
+With ``--jobs`` above 1 the paths are cut into shards (:mod:`onemail.message.shards`: one big
+mbox too) run by :mod:`onemail._cli._pool`: a worker that dies costs only its shard (retried
+once, then reported), Ctrl-C and SIGTERM print the summary of what finished; the lines come out
+in walk order all the same.
+
+Exit codes: 0 done; 1 some input could not be read (a failure, an unreadable, damaged or
+bounded path, a named path that is no mail, a worker lost; each is reported); 2 usage; 130 /
+143 stopped by SIGINT / SIGTERM (the summary covers what finished).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
-SCAN_SUFFIXES = (".eml", ".mbox", ".msg", ".dat", ".tnef")
+from ._safe import escape_for_terminal, for_stream
+
+if TYPE_CHECKING:
+    from ..message.containers import FileTask, Found, Skipped
+    from ..message.model import Message, Part
+    from ..message.shards import Shard
+    from ..message.source import Source
+
+Line = dict[str, Any]
+"""One line of ``scan --json`` (a message, a skip or the summary), as a JSON object."""
+Emit = Callable[[Line], None]
+
 RTF_LINES = 12  # lines of a plain RTF body that ``read`` prints
+TEXT_CHARS = 20_000  # characters of a text part that ``read`` prints (``--full``: all)
+LIST_LIMIT = 50  # places named per reason or issue kind in the human summary (JSON: all)
+
+# Skips that mean input was not read (exit 1); the others are ordinary findings of a walk (a
+# README beside the mail, a contact in a PST, a message still being delivered).
+PROBLEMS = frozenset({"unreadable", "not-regular", "damaged", "limit", "encrypted", "needs-extra"})
+
+_RECOGNITION = ("Messages are found by content, whatever the names: .eml, mbox (mboxo, mboxrd, "
+                "mboxcl, mboxcl2, bare From lines), Maildir, MH, Outlook .msg, TNEF, PST/OST "
+                "(onemail[pst]), and .gz, .bz2, .xz and .zip files of these. '-' reads standard "
+                "input; FIFOs work. Exit codes: 0 done, 1 some input could not be read (reported), "
+                "2 usage, 130 / 143 stopped by SIGINT / SIGTERM.")
 
 
-def add_parser(sub) -> None:
-    p = sub.add_parser("read", help="read one message (.eml, mbox, .msg, TNEF); print headers, parts, issues")
-    p.add_argument("file", help="the message file")
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("read", help="read a message (any container); print headers, parts, issues",
+                       description="Print one message of PATH: headers, parts, issues. " + _RECOGNITION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="PATH", help="a file, a folder (Maildir, MH) or '-'")
     p.add_argument("--json", action="store_true", help="print the message as JSON")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--index", type=_index, default=1, metavar="N",
+                       help="the N-th message of PATH, from 1 (default 1)")
+    which.add_argument("--all", action="store_true", help="every message of PATH (JSON Lines with --json)")
+    p.add_argument("--full", action="store_true", help="print long text parts whole")
     p.set_defaults(run=run_read)
 
-    s = sub.add_parser("scan", help="decode every message under PATHs; print a summary")
-    s.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
-    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s = sub.add_parser("scan", help="decode every message under PATHs; print a summary",
+                       description="Decode every message under PATHs; print a summary. " + _RECOGNITION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or '-'")
+    s.add_argument("--json", action="store_true",
+                   help="one JSON line per message and skipped path, then a summary line")
+    s.add_argument("--list", action="store_true", help="name the messages behind each issue kind")
     s.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N", help="worker processes (default 1)")
     s.set_defaults(run=run_scan)
 
 
-def _jobs(value: str) -> int:
-    import argparse
-
+def _positive(value: str, what: str) -> int:
     try:
         n = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
     if n < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"{what} must be at least 1")
     return n
+
+
+def _jobs(value: str) -> int:
+    return _positive(value, "--jobs")
+
+
+def _index(value: str) -> int:
+    return _positive(value, "--index")
+
+
+def safe(value: object) -> str:
+    """``value`` as text safe to print on a terminal (escaped: no line ends, no controls)."""
+    return escape_for_terminal(str(value))
+
+
+def place(source: Source) -> str:
+    """:attr:`Source.where <onemail.message.source.Source.where>`, escaped for a terminal."""
+    return safe(source.where)
 
 
 # ---------------------------------------------------------------------------------------------
 # read
 
 
-def run_read(args) -> int:
-    from ..message import read
+def run_read(args: argparse.Namespace) -> int:
+    from ..message.containers import Found, walk, walk_data
+
+    path = args.file
+    data = None
+    if path == "-" or _is_fifo(path):  # read once: the count and the message from the same bytes
+        try:
+            data = sys.stdin.buffer.read() if path == "-" else _read_all(path)
+        except OSError as exc:
+            print(f"onemail: {safe(path)}: {safe(exc.strerror or exc)}", file=sys.stderr)
+            return 1
+
+    def items(read: bool) -> Iterator[Found | Skipped]:
+        if data is not None:
+            return walk_data(data, path=path, repair=args.repair, read=read)
+        return walk([path], repair=args.repair, read=read)
+
+    skipped: list[Skipped] = []
+    total = 0
+    for item in items(False):
+        if isinstance(item, Found):
+            total += 1
+        else:
+            skipped.append(item)
+    for s in skipped:
+        if s.reason in PROBLEMS or total == 0:
+            print(f"onemail: {safe(s.where)}: {s.reason}: {safe(s.detail)}", file=sys.stderr)
+    if total == 0:
+        if not skipped:
+            print(f"onemail: {safe(path)}: no message", file=sys.stderr)
+        return 1
+    if not args.all and args.index > total:
+        print(f"onemail: {safe(path)}: --index {args.index}, but it holds {total} message(s)",
+              file=sys.stderr)
+        return 1
+    status = 1 if any(s.reason in PROBLEMS for s in skipped) else 0
+    n = 0
+    for item in items(True):
+        if not isinstance(item, Found):
+            continue
+        n += 1
+        if not args.all and n != args.index:
+            continue
+        msg = item.message
+        assert msg is not None  # walked with read=True
+        if msg.error:
+            status = 1
+        if args.json:
+            out = {"source": item.source.to_json(), "number": n, "of": total, **msg.to_json()}
+            if args.all:
+                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            else:
+                json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
+                sys.stdout.write("\n")
+        else:
+            if total > 1 or args.all:
+                if args.all and n > 1:
+                    sys.stdout.write("\n")
+                sys.stdout.write(f"== message {n} of {total}: {place(item.source)}\n")
+            _print_message(msg, "", full=args.full)
+        if not args.all:
+            break
+    return status
+
+
+def _is_fifo(path: str) -> bool:
+    import stat
 
     try:
-        msg = read(args.file, repair=args.repair)
-    except OSError as exc:
-        print(f"onemail: {exc}", file=sys.stderr)
-        return 1
-    if args.json:
-        json.dump(msg.to_json(), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
-    else:
-        _print_message(msg, "")
-    return 1 if msg.error else 0
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
-def _print_message(msg, indent: str) -> None:
+def _read_all(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _print_message(msg: Message, indent: str, *, full: bool = False) -> None:
     out = sys.stdout
-    out.write(f"{indent}format: {msg.format}\n")
+    w = out.write
+    w(f"{indent}format: {msg.format}\n")
     if msg.error:
-        out.write(f"{indent}error: {msg.error}\n")
+        w(f"{indent}error: {safe(msg.error)}\n")
     if msg.subject is not None:
-        out.write(f"{indent}subject: {msg.subject}\n")
+        w(f"{indent}subject: {safe(msg.subject)}\n")
     for label, addrs in (("from", msg.from_), ("to", msg.to), ("cc", msg.cc)):
         if addrs:
-            out.write(f"{indent}{label}: {', '.join(str(a) for a in addrs)}\n")
+            w(f"{indent}{label}: {safe(', '.join(str(a) for a in addrs))}\n")
     if msg.date is not None:
-        out.write(f"{indent}date: {msg.date.isoformat()}\n")
+        w(f"{indent}date: {msg.date.isoformat()}\n")
     if msg.headers:
-        out.write(f"{indent}-- headers ({len(msg.headers)})\n")
+        w(f"{indent}-- headers ({len(msg.headers)})\n")
         for h in msg.headers:
             flag = f"   [{len(h.issues)} issue(s)]" if h.issues else ""
-            out.write(f"{indent}{h.name}: {h.value}{flag}\n")
-    out.write(f"{indent}-- parts ({len(msg.parts)})\n")
+            w(f"{indent}{safe(h.name)}: {safe(h.value)}{flag}\n")
+    w(f"{indent}-- parts ({len(msg.parts)})\n")
     for p in msg.parts:
-        bits = [p.path, p.media_type]
+        bits = [safe(p.path), safe(p.media_type)]
         if p.disposition:
-            bits.append(p.disposition)
+            bits.append(safe(p.disposition))
         if p.filename is not None:
-            bits.append(f"filename={p.filename!r}")
+            bits.append(f"filename={safe(repr(p.filename))}")
         if p.charset:
             bits.append(f"charset={p.charset}" + (f" ({p.charset_source})" if p.charset_source else ""))
         if p.origin != "mime":
-            bits.append(f"from {p.origin}")
+            bits.append(f"from {safe(p.origin)}")
         if p.is_rtf:
             bits.append("RTF")
         bits.append(f"{len(p.data)} bytes")
-        out.write(f"{indent}[{'  '.join(bits)}]\n")
-        if p.text is not None:
-            text = p.text.replace("\r\n", "\n")
-            if p.is_rtf:  # plain RTF: the first lines only (all of it with --json)
-                lines = text.split("\n")
-                if len(lines) > RTF_LINES:
-                    text = "\n".join(lines[:RTF_LINES]) + f"\n... ({len(lines) - RTF_LINES} more RTF lines)\n"
-            out.write(text if text.endswith("\n") else text + "\n")
+        w(f"{indent}[{'  '.join(bits)}]\n")
+        if p.text is not None:  # text parts only: binary parts are never printed
+            w(_part_text(p, full))
         if p.message is not None:
-            _print_message(p.message, indent + "    ")
+            _print_message(p.message, indent + "    ", full=full)
     if msg.issues:
-        out.write(f"{indent}-- issues ({len(msg.issues)})\n")
+        w(f"{indent}-- issues ({len(msg.issues)})\n")
         for i in msg.issues:
-            out.write(f"{indent}{i.kind.value} in {i.where} at byte {i.offset}, {i.length} byte(s)\n")
+            more = f" (and {i.count - 1} more)" if i.count > 1 else ""
+            w(f"{indent}{i.kind.value} in {safe(i.where)} at byte {i.offset}, {i.length} byte(s){more}\n")
     if msg.repairs:
-        out.write(f"{indent}-- repairs ({len(msg.repairs)})\n")
+        w(f"{indent}-- repairs ({len(msg.repairs)})\n")
         from ..detect import render_chain
 
         for r in msg.repairs:
-            out.write(f"{indent}{r.where}: {render_chain(r.steps)}\n")
+            w(f"{indent}{safe(r.where)}: {safe(render_chain(r.steps))}\n")
+
+
+def _part_text(p: Part, full: bool) -> str:
+    """A text part as printed: plain RTF to its first lines, long text cut with a note,
+    escaped on a terminal (line ends kept)."""
+    text = (p.text or "").replace("\r\n", "\n")
+    note = ""
+    if p.is_rtf:  # plain RTF: the first lines only (all of it with --json)
+        lines = text.split("\n")
+        if len(lines) > RTF_LINES and not full:
+            text = "\n".join(lines[:RTF_LINES]) + "\n"
+            note = f"... ({len(lines) - RTF_LINES} more RTF lines; --full or --json for all)\n"
+    elif len(text) > TEXT_CHARS and not full:
+        cut = text.rfind("\n", 0, TEXT_CHARS) + 1 or TEXT_CHARS
+        note = f"... ({len(text) - cut} more characters; --full or --json for all)\n"
+        text = text[:cut]
+    text = for_stream(text, sys.stdout)
+    if not text.endswith("\n"):
+        text += "\n"
+    return text + note
 
 
 # ---------------------------------------------------------------------------------------------
 # scan
 
 
-def collect(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Return the files to scan (sorted within each folder) and ``(path, problem)`` for paths that
-    cannot be read: missing paths, folders that cannot be listed, unreachable symbolic links,
-    FIFOs/sockets/devices found in folders (:mod:`onemail._walk`)."""
-    from .._walk import walk
+def message_line(found: Found) -> Line:
+    """The JSON line of one message of ``scan --json``: ``type``, ``source``, ``subject``,
+    ``error``, ``parts``, ``issues`` (kind -> count), ``charsets`` (``"label (how chosen)"`` ->
+    parts)."""
+    msg = found.message
+    if msg is None:
+        raise ValueError("message_line needs a message read (walk with read=True)")
+    parts = 0
+    charsets: Counter[str] = Counter()
+    for part in msg.walk():
+        parts += 1
+        if part.charset_source:
+            charsets[f"{part.charset} ({part.charset_source})"] += 1
+    return {"type": "message", "source": found.source.to_json(), "subject": msg.subject,
+            "error": msg.error, "parts": parts,
+            "issues": dict(Counter(i.kind.value for i in msg.issues)), "charsets": dict(charsets)}
 
-    files: list[str] = []
-    bad: list[tuple[str, str]] = []
-    for path, problem in walk(paths, lambda name: name.lower().endswith(SCAN_SUFFIXES)):
-        if problem is None:
-            files.append(path)
+
+def scan_task(task: FileTask) -> dict[str, list[Line]]:
+    """Read every message of one planned file (a :class:`~onemail.message.containers.FileTask`);
+    return its lines (``"lines"``: message and skipped lines of ``scan --json``, in order), a
+    picklable dict: the per-file step of ``scan``, for a worker process."""
+    from ..message.containers import Found, walk_task
+
+    lines: list[Line] = []
+    for item in walk_task(task):
+        if isinstance(item, Found):
+            lines.append(message_line(item))
         else:
-            bad.append((path, problem))
-    return files, bad
+            lines.append(skipped_line(item))
+    return {"lines": lines}
 
 
-def scan_file(path: str) -> dict:
-    """Read every message of one file; return its counts (a picklable dict)."""
-    from ..message import read, read_mbox
-
-    out = {"path": path, "messages": 0, "parts": 0, "issues": Counter(), "charsets": Counter(),
-           "failures": [], "unreadable": None}
-    try:
-        # Only mbox files are split: an .eml saved with a "From " line keeps unescaped "From "
-        # lines in its body (mimekit's unmunged.mbox.txt.eml).
-        name = os.path.basename(path).lower()
-        messages = read_mbox(path) if name.endswith(".mbox") or "." not in name else (read(path),)
-        for msg in messages:
-            out["messages"] += 1
-            if msg.error:
-                out["failures"].append(msg.error)
-            out["issues"].update(i.kind.value for i in msg.issues)
-            for part in msg.walk():
-                out["parts"] += 1
-                if part.charset_source:
-                    out["charsets"][f"{part.charset} ({part.charset_source})"] += 1
-    except OSError as exc:
-        out["unreadable"] = exc.strerror or str(exc)
-    return out
+def skipped_line(skipped: Skipped) -> Line:
+    """The JSON line of one skipped path or item of ``scan --json``."""
+    return {"type": "skipped", **skipped.to_json()}
 
 
 def usable_cpus() -> int:
@@ -175,59 +327,179 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def scan(paths: list[str], jobs: int = 1, progress: bool = False) -> dict:
-    """Scan ``paths`` on ``jobs`` processes; return the summary (see :func:`run_scan`).
+class Summary:
+    """What ``scan`` counts: :meth:`add` each line of :func:`scan_task`, then :meth:`to_json`."""
+
+    def __init__(self) -> None:
+        self.files = self.messages = self.parts = 0
+        self.issues: Counter[str] = Counter()
+        self.charsets: Counter[str] = Counter()
+        self.failures: list[Line] = []
+        self.skipped: list[Line] = []
+        self.by_kind: dict[str, list[str]] = {}  # issue kind -> places (for --list)
+        self.pool: dict[str, Any] = {}  # what the pool of --jobs adds (onemail._cli._pool), when it happens
+        self.exit: int | None = None  # the pool's exit code (a stop, a lost worker)
+
+    def add(self, line: Line) -> None:
+        if line["type"] == "skipped":
+            self.skipped.append(line)
+            return
+        self.messages += 1
+        self.parts += line["parts"]
+        self.issues.update(line["issues"])
+        self.charsets.update(line["charsets"])
+        if line["error"]:
+            self.failures.append({"path": _json_place(line["source"]), "source": line["source"],
+                                  "error": line["error"]})
+        for kind in line["issues"]:
+            self.by_kind.setdefault(kind, []).append(_json_place(line["source"]))
+
+    def problems(self) -> bool:
+        """True when some input was not read: a failure, or a skip of :data:`PROBLEMS`, or a
+        named path (no member inside it) that holds no mail."""
+        return bool(self.failures) or any(
+            s["reason"] in PROBLEMS or (s.get("member") is None and s.get("folder") is None
+                                        and s["reason"] in ("not-mail", "empty"))
+            for s in self.skipped)
+
+    def to_json(self) -> Line:
+        def ranked(c: Counter[str]) -> dict[str, int]:
+            return dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
+
+        return {"type": "summary", "files": self.files, "messages": self.messages, "parts": self.parts,
+                "issues": ranked(self.issues), "charsets": ranked(self.charsets),
+                "failures": self.failures,
+                "skipped": ranked(Counter(s["reason"] for s in self.skipped)),
+                "unreadable": [{"path": _json_place(s), "reason": s["reason"], "error": s["detail"]}
+                               for s in self.skipped if s["reason"] in PROBLEMS],
+                **self.pool}
+
+
+def _json_place(src: Line) -> str:
+    """The human name of a source or skip given as JSON (not escaped)."""
+    from ..message.source import place_name
+
+    out = place_name(src["path"], src.get("member"), src.get("archive"), src.get("folder"))
+    if src.get("container") in ("mbox", "pst") and src.get("type") != "skipped" and "index" in src:
+        out += f" #{src['index'] + 1}"
+    return out
+
+
+def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit: Emit | None = None) -> Line:
+    """Scan ``paths`` on ``jobs`` processes; return the summary line of ``scan --json`` (a
+    dict: ``files``, ``messages``, ``parts``, ``issues``, ``charsets``, ``failures``,
+    ``skipped``, ``unreadable``, and the pool's keys when they happen); ``emit(line)`` is called
+    with each message and skipped line in walk order."""
+    return scan_summary(paths, jobs, progress, emit).to_json()
+
+
+def scan_summary(paths: list[str], jobs: int = 1, progress: bool = False,
+                 emit: Emit | None = None) -> Summary:
+    """:func:`scan`, returning the :class:`Summary` itself.
 
     ``jobs`` is capped at :func:`usable_cpus`: decoding is CPU-bound, and more workers than
-    CPUs only add start-up and switching (on 2 CPUs the corpus took 1.65 s with 4 jobs, 1.45 s
-    with 2). Files go to the workers in chunks of up to 32 paths, at least 8 chunks per worker.
+    CPUs only add start-up and switching. With more than one, the paths are planned into
+    shards run on the pool of :mod:`onemail._cli._pool` (standard input is read in this
+    process: then everything is).
     """
-    files, bad = collect(paths)
     jobs = min(jobs, usable_cpus())
-    summary = {"files": len(files), "messages": 0, "parts": 0, "issues": Counter(),
-               "charsets": Counter(), "failures": [], "unreadable": [{"path": p, "error": e} for p, e in bad]}
-    bar = _Progress(len(files)) if progress else None
-    if jobs > 1 and len(files) > 1:
-        import multiprocessing
+    if jobs > 1 and "-" not in [os.fspath(p) for p in paths]:
+        return _scan_pool(paths, jobs, progress, emit)
+    from ..message.containers import Skipped, tasks
 
-        if multiprocessing.get_start_method() == "fork":
-            _warm()  # forked workers share the loaded modules instead of each importing them
-        with multiprocessing.Pool(jobs) as pool:
-            results = pool.imap_unordered(scan_file, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
-            for r in results:
-                _merge(summary, r)
-                if bar:
-                    bar.step()
-    else:
-        for f in files:
-            _merge(summary, scan_file(f))
-            if bar:
-                bar.step()
+    summary = Summary()
+    planned = []
+    for task in tasks(paths):
+        if isinstance(task, Skipped):
+            line = skipped_line(task)
+            summary.add(line)
+            if emit:
+                emit(line)
+        else:
+            planned.append(task)
+    summary.files = len(planned)
+    bar = _Progress(len(planned)) if progress else None
+    for task in planned:
+        _take(summary, scan_task(task), emit)
+        if bar:
+            bar.step()
     if bar:
         bar.done()
-    summary["failures"].sort(key=lambda f: f["path"])
-    summary["unreadable"].sort(key=lambda f: f["path"])
     return summary
+
+
+def shard_lines(shard: Shard) -> list[Line]:
+    """The pool's work for one shard (:func:`onemail.message.shards.messages`): its message
+    and skipped lines, in walk order (module-level: a worker process calls it)."""
+    from ..message.containers import Found
+    from ..message.shards import messages
+
+    return [message_line(i) if isinstance(i, Found) else skipped_line(i) for i in messages(shard)]
+
+
+def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -> Summary:
+    """Shards on the pool; lines are held back per shard and let out in plan order."""
+    from ..message.shards import shards
+    from . import _pool
+
+    summary = Summary()
+    numbers: dict[Shard, int] = {}
+    files: set[tuple[str, str | None]] = set()
+    held: dict[int, list[Line]] = {}
+    done: set[int] = set()
+    next_out = 0
+
+    def plan() -> Iterator[Shard]:
+        for shard in shards(paths, target_bytes=_pool.shard_bytes(paths, jobs)):
+            numbers[shard] = len(numbers)
+            held[numbers[shard]] = []
+            files.update((t.path, t.member) for t in shard.tasks)
+            yield shard
+
+    def flush(final: bool = False) -> None:
+        nonlocal next_out
+        while next_out in done or (final and next_out in held):
+            _take(summary, {"lines": held.pop(next_out, [])}, emit)
+            done.discard(next_out)
+            next_out += 1
+
+    def on_items(shard: Any, items: list[Any]) -> None:
+        held[numbers[shard]].extend(items)
+
+    def on_done(shard: Any) -> None:
+        done.add(numbers[shard])
+        flush()
+
+    bar = _pool.Progress() if progress else None
+    out = _pool.run(plan(), shard_lines_work, jobs=jobs, on_items=on_items, on_done=on_done,
+                    progress=bar, warm=_warm)
+    if bar is not None:
+        bar.done()
+    flush(final=True)  # what failed or was stopped delivered what it had: in order too
+    summary.files = len(files)
+    summary.pool, summary.exit = _pool.outcome_summary(out)
+    return summary
+
+
+def shard_lines_work(shard: Any) -> Iterator[Line]:
+    """:func:`shard_lines` as the pool's work: the lines one by one (sent in batches)."""
+    yield from shard_lines(shard)
+
+
+def _take(summary: Summary, result: dict[str, list[Line]], emit: Emit | None) -> None:
+    for line in result["lines"]:
+        summary.add(line)
+        if emit:
+            emit(line)
 
 
 def _warm() -> None:
     """Import the reading modules and the detector's tables (about 0.4 s of CPU per process)."""
     from ..detect import detect
-    from ..message import mime, msg, tnef  # noqa: F401
+    from ..message import containers, mime, msg, tnef  # noqa: F401
     from ..rtf import deencapsulate  # noqa: F401
 
     detect(b"caf\xe9 \xa4\xa4")
-
-
-def _merge(summary: dict, r: dict) -> None:
-    summary["messages"] += r["messages"]
-    summary["parts"] += r["parts"]
-    summary["issues"].update(r["issues"])
-    summary["charsets"].update(r["charsets"])
-    for error in r["failures"]:
-        summary["failures"].append({"path": r["path"], "error": error})
-    if r["unreadable"] is not None:
-        summary["unreadable"].append({"path": r["path"], "error": r["unreadable"]})
 
 
 class _Progress:
@@ -254,34 +526,63 @@ class _Progress:
         sys.stderr.flush()
 
 
-def run_scan(args) -> int:
-    summary = scan(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json)
+def run_scan(args: argparse.Namespace) -> int:
+    def emit(line: Line) -> None:
+        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+    summary = scan_summary(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json,
+                           emit=emit if args.json else None)
     if args.json:
-        out = dict(summary)
-        out["issues"] = dict(sorted(summary["issues"].items(), key=lambda kv: (-kv[1], kv[0])))
-        out["charsets"] = dict(sorted(summary["charsets"].items(), key=lambda kv: (-kv[1], kv[0])))
-        json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        emit(summary.to_json())
     else:
-        _print_summary(summary)
-    return 1 if summary["failures"] or summary["unreadable"] else 0
+        _print_summary(summary, listing=args.list)
+    if summary.exit is not None:
+        return summary.exit
+    return 1 if summary.problems() else 0
 
 
-def _print_summary(s: dict) -> None:
+def _print_summary(s: Summary, *, listing: bool = False) -> None:
     w = sys.stdout.write
-    w(f"{'files':<40}{s['files']:>8}\n{'messages':<40}{s['messages']:>8}\n{'parts':<40}{s['parts']:>8}\n")
-    # the same two lists as the JSON form: messages not read, paths not read
-    w(f"{'failures':<40}{len(s['failures']):>8}\n{'unreadable':<40}{len(s['unreadable']):>8}\n")
-    if s["issues"]:
+    data = s.to_json()
+    rows = (("files", s.files), ("messages", s.messages), ("parts", s.parts),
+            ("failures", len(s.failures)), ("unreadable", len(data["unreadable"])),
+            ("skipped", len(s.skipped)))
+    for label, n in rows:
+        w(f"{label:<40}{n:>8}\n")
+    if data["issues"]:
         w("\nissues by kind\n")
-        for kind, n in sorted(s["issues"].items(), key=lambda kv: (-kv[1], kv[0])):
+        for kind, n in data["issues"].items():
             w(f"  {kind:<38}{n:>8}\n")
-    if s["charsets"]:
+            if listing:
+                _names(w, s.by_kind[kind], "    ")
+    if data["charsets"]:
         w("\ncharsets (how chosen)\n")
-        for cs, n in sorted(s["charsets"].items(), key=lambda kv: (-kv[1], kv[0])):
-            w(f"  {cs:<38}{n:>8}\n")
-    for title in ("failures", "unreadable"):
-        if s[title]:
-            w(f"\n{title}\n")
-            for f in s[title]:
-                w(f"  {f['path']}: {f['error']}\n")
+        for cs, n in data["charsets"].items():
+            w(f"  {safe(cs):<38}{n:>8}\n")
+    if s.failures:
+        w("\nfailures\n")
+        for f in s.failures:
+            w(f"  {safe(_json_place(f['source']))}: {safe(f['error'])}\n")
+    if s.skipped:
+        w("\nskipped by reason\n")
+        for reason, n in data["skipped"].items():
+            w(f"  {reason:<38}{n:>8}\n")
+            _names(w, [f"{_json_place(x)}: {x['detail']}" for x in s.skipped if x["reason"] == reason],
+                   "    ", limit=None if listing else LIST_LIMIT)
+    if s.pool:
+        from ._pool import print_pool_summary
+
+        print_pool_summary(s.pool, lambda text: w(safe_lines(text)))
+
+
+def safe_lines(text: str) -> str:
+    """Multi-line text of ours holding values from the input: each line escaped, line ends kept."""
+    return "\n".join(safe(line) for line in text.split("\n"))
+
+
+def _names(w: Callable[[str], object], names: list[str], indent: str, limit: int | None = None) -> None:
+    shown = names if limit is None else names[:limit]
+    for name in shown:
+        w(f"{indent}{safe(name)}\n")
+    if len(shown) < len(names):
+        w(f"{indent}... and {len(names) - len(shown)} more (--list or --json for all)\n")

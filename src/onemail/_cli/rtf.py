@@ -13,17 +13,19 @@ function before :func:`onemail.cli.build_parser` runs.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import pkgutil
 import sys
+from collections.abc import Callable
 
 from ._safe import escape_for_terminal
 
-_EXTRA: list = []  # add_subparser functions registered through add_subcommands()
+_EXTRA: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []  # add_subparser functions registered through add_subcommands()
 
 
-def add_subcommands(add_subparser) -> None:
+def add_subcommands(add_subparser: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]) -> None:
     """Register ``add_subparser(rtf_sub)``, called when the ``rtf`` group is built.
 
     :param add_subparser: a callable taking the group's ``argparse`` subparsers object.
@@ -32,7 +34,7 @@ def add_subcommands(add_subparser) -> None:
         _EXTRA.append(add_subparser)
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rtf", help="RTF bodies: compressed RTF (MS-OXRTFCP) and more")
     rtf_sub = p.add_subparsers(dest="rtf_command", metavar="SUBCOMMAND")
     p.set_defaults(run=lambda args: _usage(p))
@@ -63,12 +65,14 @@ def add_parser(sub) -> None:
         add_subparser(rtf_sub)
 
 
-def _usage(parser) -> int:
+def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
     return 2
 
 
-def _read(path: str) -> bytes | None:
+def read_input(path: str) -> bytes | None:
+    """The bytes of ``path`` (``-``: standard input), or ``None`` after printing why it could
+    not be read (the commands then exit 1)."""
     try:
         if path == "-":
             return sys.stdin.buffer.read()
@@ -79,7 +83,9 @@ def _read(path: str) -> bytes | None:
         return None
 
 
-def _write(path: str | None, data: bytes) -> bool:
+def write_output(path: str | None, data: bytes) -> bool:
+    """Write ``data`` to ``path`` (``None``: standard output); ``False`` after printing why it
+    could not be written."""
     try:
         if path is None:
             sys.stdout.buffer.write(data)
@@ -93,10 +99,10 @@ def _write(path: str | None, data: bytes) -> bool:
     return True
 
 
-def run_decompress(args) -> int:
+def run_decompress(args: argparse.Namespace) -> int:
     from ..rtf import decompress
 
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     if args.max_output is not None and args.max_output < 0:
@@ -116,14 +122,14 @@ def run_decompress(args) -> int:
               f"{crc}; {len(result.defects)} defect(s)", file=sys.stderr)
         for d in result.defects:
             print(f"   {d.kind.value} at byte {d.offset}, {d.length} byte(s)", file=sys.stderr)
-    return 0 if _write(args.output, result.data) else 1
+    return 0 if write_output(args.output, result.data) else 1
 
 
-def run_compress(args) -> int:
+def run_compress(args: argparse.Namespace) -> int:
     from ..rtf import compress
 
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     stream = compress(data, mela=args.mela, level=2 if args.lazy else 1)
-    return 0 if _write(args.output, stream) else 1
+    return 0 if write_output(args.output, stream) else 1

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from ._safe import for_stream
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("decode", help="decode FILE with a charset label; print the text and issues")
     p.add_argument("file", help="file to decode ('-' for standard input)")
     p.add_argument("--charset", "-c", required=True, metavar="LABEL",
@@ -17,7 +18,7 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..text import decode
 
     try:

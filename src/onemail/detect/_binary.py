@@ -103,7 +103,7 @@ def _no_lone_surrogate(data: bytes, codec: str) -> bool:
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 
 
-def looks_binary(data) -> bool:
+def looks_binary(data: bytes | bytearray | memoryview) -> bool:
     """Tell whether ``data`` is binary rather than text (spec 004 "The binary rule").
 
     :param data: raw bytes (``bytes``, ``bytearray`` or ``memoryview``); only the first

@@ -11,6 +11,8 @@ layout and for audits.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = ["PAGES", "SLOTS", "pair_table", "jisx0212_table", "slot", "reference_decode"]
 
 PAGES = ("gbk", "big5", "shift_jis", "euc_kr", "euc_jp")
@@ -19,7 +21,7 @@ SLOTS = (0xFE - 0x81 + 1) * (0xFE - 0x40 + 1)
 _cache: dict[str, str] = {}
 
 
-def _build(runs) -> str:
+def _build(runs: Iterable[tuple[int, str]]) -> str:
     table = ["\0"] * SLOTS
     for start, chars in runs:
         table[start : start + len(chars)] = chars

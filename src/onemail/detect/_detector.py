@@ -57,11 +57,15 @@ import codecs
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ._binary import bom_charset, utf16_32_shape
 from ._langmodel import good_share, high_byte_counts, rank_single_byte
 from ._langmodel import table as sb_table
 from ._scoring import classify, classify_single_byte, score_counts
+
+if TYPE_CHECKING:
+    from ..text import TextIssue
 
 __all__ = ["Candidate", "Detection", "detect", "CANDIDATES"]
 
@@ -170,9 +174,9 @@ def _sample(data: bytes, limit: int) -> bytes:
 
 
 def _table(key: str) -> str:
-    from ..text._tables.single_byte import TABLES
+    from ..text.charsets import single_byte_table
 
-    return TABLES[key]
+    return single_byte_table(key)
 
 
 _HIGH = re.compile(rb"[\x80-\xff]")
@@ -226,7 +230,7 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
            frequency_bound: bool = False, error_proven: bool = False,
-           provisional: set | None = None) -> tuple[float, bool]:
+           provisional: set[str] | None = None) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data``.
 
     Errors are counted over all of ``data``; the characters are classified in the first
@@ -265,6 +269,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
             n = max(1.0, len(data) - high / 2)
             if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
                 return 22 + 15 + 35 * min(1.0, high / n) + 10, False
+    errors: float
     text, errors = decoded or (_decode_replace(data, codec) if failed else _decode(data, codec))
     if beat > 0 and text:
         n = len(text)
@@ -300,20 +305,20 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
 _CJK_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
 
 
-def _frequency_pattern() -> re.Pattern:
+def _frequency_pattern() -> re.Pattern[str]:
     """The pattern deleting all but common ideographs, kana and KS X 1001 Hangul: a superset of
     what :func:`onemail.detect._scoring.classify` counts as frequency evidence (it also drops
     isolated characters). The three sets are disjoint: one deletion counts their sum."""
     if not _patterns:
-        from ._scoring import _not_in
+        from ._scoring import not_in
         from ._tables.common import COMMON_HAN, KS_HANGUL
 
         kana = "".join(map(chr, range(0x3040, 0x3100)))
-        _patterns.append(_not_in(COMMON_HAN + kana + KS_HANGUL))
+        _patterns.append(not_in(COMMON_HAN + kana + KS_HANGUL))
     return _patterns[0]
 
 
-_patterns: list = []
+_patterns: list[re.Pattern[str]] = []
 
 
 def _utf32_possible(data: bytes, label: str) -> bool:
@@ -340,6 +345,10 @@ CONFIDENCE_SCALE = 0.75
 #: ISO-2022 or HZ text with its escapes that decodes cleanly (D5): the shape and the escapes
 #: are all but proof.
 SHAPE_CONFIDENCE = 99
+
+
+#: A candidate row: (score, order of the design, label, exclusive).
+_Row = tuple[float, int, str, bool]
 
 
 def _confidence(rows: list[tuple[float, int, str, bool]], nats: float | None = None) -> int:
@@ -375,12 +384,13 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     """
     if forced_utf8:
         # the runner-ups only set the confidence: the design's two single-byte rows suffice
-        counts, ranked = [], [(0.0, "windows-1252", 0.0), (0.0, "iso-8859-1", 0.0)]
+        counts: list[tuple[int, int]] = []
+        ranked = [(0.0, "windows-1252", 0.0), (0.0, "iso-8859-1", 0.0)]
     else:
         counts, letters, adjacent = high_byte_counts(data)
         ranked = rank_single_byte(counts, letters, adjacent)
     (ll1, sb1, fit1), (ll2, sb2, fit2) = ranked[0], ranked[1]
-    rows = []
+    rows: list[_Row] = []
     # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
     # exact score: such rows may stop at their bound.
     best = FORCED_BEAT if forced_utf8 else -1.0
@@ -441,7 +451,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
 
 
-def _settle(rows: list, provisional: set, sample: bytes, beat: float) -> list:
+def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float) -> list[_Row]:
     """Score exactly every provisional row (one stopped at its frequency bound) among the two
     best, until none is: the best and the second, hence the charset and the confidence, are
     those of exact scores; a provisional row below them keeps its bound (D16).
@@ -472,7 +482,7 @@ def _undefined_bytes(table: str) -> bytes:
 _undefined: dict[str, bytes] = {}
 
 
-def _row_order(row: tuple) -> tuple:
+def _row_order(row: _Row) -> tuple[float, int]:
     """Best score first, ties in the design's order."""
     return -row[0], row[1]
 
@@ -510,7 +520,7 @@ OURS_CHECK_BYTES = 1024
 _DOUBLE_BYTE = frozenset(("gbk", "big5", "shift_jis", "euc-kr", "euc-jp"))
 
 
-def _check_with_ours(sample: bytes, rows: list) -> list:
+def _check_with_ours(sample: bytes, rows: list[_Row]) -> list[_Row]:
     """Re-score a double-byte winner with onemail's own decoder (the one its label selects).
 
     Scoring used CPython's codecs; where the WHATWG decoder finds errors CPython did not, the
@@ -523,9 +533,11 @@ def _check_with_ours(sample: bytes, rows: list) -> list:
         score, order, label, exclusive = rows[0]
         if label not in _DOUBLE_BYTE:
             break
-        issues: list = []
-        text = for_label(label).decode(sample, issues)
-        errors = len(issues)
+        issues: list[TextIssue] = []
+        charset = for_label(label)
+        assert charset is not None  # a key of _DOUBLE_BYTE
+        text = charset.decode(sample, issues)
+        errors: float = len(issues)
         if errors and issues[-1].offset + issues[-1].length >= len(sample) and sample[-1] >= 0x80:
             errors -= 1  # a last character cut short (D15)
         if not errors:
@@ -554,7 +566,7 @@ LM_CAP = 30.0
 _HIGH_BYTES = bytes(range(128, 256))
 
 
-def detect(data) -> Detection:
+def detect(data: bytes | bytearray | memoryview) -> Detection:
     """Name the charset of ``data`` (spec 004 "Detection"; rules in the module docstring).
 
     :param data: raw bytes (``bytes``, ``bytearray`` or ``memoryview``), not ``str``.

@@ -185,9 +185,9 @@ def table(label: str) -> str:
     """Return the 256-character decode table of a single-byte candidate (U+FFFE = unmapped)."""
     t = _table_cache.get(label)
     if t is None:
-        from ..text._tables.single_byte import TABLES
+        from ..text.charsets import single_byte_table
 
-        t = _table_cache[label] = TABLES[label]
+        t = _table_cache[label] = single_byte_table(label)
     return t
 
 

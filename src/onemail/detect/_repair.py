@@ -132,9 +132,9 @@ _maps: dict[str, tuple[str, dict]] = {}
 def _table(name: str) -> tuple[str, dict]:
     m = _maps.get(name)
     if m is None:
-        from ..text._tables.single_byte import TABLES
+        from ..text.charsets import single_byte_table
 
-        table = TABLES[name]
+        table = single_byte_table(name)
         m = _maps[name] = (table, codecs.charmap_build(table))
     return m
 
@@ -983,8 +983,8 @@ def mojibake_steps(text: str) -> tuple[tuple[str, str], ...]:
     :raises TypeError: ``text`` is not a ``str``.
 
     Cost: on clean text only the cheap test (:func:`repair_possible`: C codecs and patterns,
-    no scoring), about the time of ``ftfy.fix_encoding`` on the same text (bench/repair.py
-    prints both); on mojibake the rounds of :func:`repair`. Memory: a few times the text.
+    no scoring; bench/repair.py times it beside ``ftfy.fix_encoding``); on mojibake the rounds
+    of :func:`repair`. Memory: a few times the text.
 
     >>> mojibake_steps("FÃ¶rstÃ¥r inte")
     (('windows-1252', 'utf-8'),)

@@ -42,14 +42,14 @@ class ScanRow:
     chain: str = ""
     error: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the row as a JSON-ready ``dict``."""
         return {"path": self.path, "charset": self.charset, "confidence": self.confidence,
                 "binary": self.binary, "repaired": self.repaired, "chain": self.chain,
                 "error": self.error}
 
 
-def _files(paths: Iterable) -> Iterator[tuple[str, str | None]]:
+def _files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[str, str | None]]:
     # (path, problem): folders that cannot be listed, unreachable links and FIFOs/sockets/devices
     # in folders are reported, not skipped or opened (onemail._walk)
     from .._walk import walk
@@ -65,13 +65,15 @@ def scan_bytes(path: str, data: bytes) -> ScanRow:
     from ._repair import render_chain, repair
 
     found = detect(data)
-    text = for_label(found.charset).decode(data)
+    charset = for_label(found.charset)
+    assert charset is not None  # detect() names labels for_label resolves
+    text = charset.decode(data)
     fixed = repair(text[:REPAIR_CHARS])
     return ScanRow(path, found.charset, found.confidence, False, bool(fixed.steps),
                    render_chain(fixed.steps))
 
 
-def scan(paths) -> Iterator[ScanRow]:
+def scan(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> Iterator[ScanRow]:
     """Yield one :class:`ScanRow` per file under ``paths`` (files, and folders walked in order).
 
     :param paths: an iterable of ``str`` / ``os.PathLike`` (a single path is accepted too).

@@ -48,47 +48,49 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
-__all__ = ["Counts", "classify", "classify_single_byte", "text_score"]
+__all__ = ["Counts", "classify", "classify_single_byte", "not_in", "text_score"]
 
 # --- classes by UTF-16 high byte (one 256-code-point block each) ------------------------------
-_BLOCK = bytearray(b"O" * 256)  # other scripted
+_BLOCK_CLASSES = bytearray(b"O" * 256)  # other scripted
 for _hi in (0x01, 0x02, 0x1E):
-    _BLOCK[_hi] = ord("L")
-_BLOCK[0x03] = ord("G")
-_BLOCK[0x04] = ord("C")
-_BLOCK[0x05] = ord("H")
-_BLOCK[0x06] = _BLOCK[0x07] = ord("A")
-_BLOCK[0x0E] = ord("T")
+    _BLOCK_CLASSES[_hi] = ord("L")
+_BLOCK_CLASSES[0x03] = ord("G")
+_BLOCK_CLASSES[0x04] = ord("C")
+_BLOCK_CLASSES[0x05] = ord("H")
+_BLOCK_CLASSES[0x06] = _BLOCK_CLASSES[0x07] = ord("A")
+_BLOCK_CLASSES[0x0E] = ord("T")
 for _hi in range(0x20, 0x28):
-    _BLOCK[_hi] = ord("N")
-_BLOCK[0x30] = ord("K")  # kana, minus CJK punctuation U+3000..U+303F (counted by re)
+    _BLOCK_CLASSES[_hi] = ord("N")
+_BLOCK_CLASSES[0x30] = ord("K")  # kana, minus CJK punctuation U+3000..U+303F (counted by re)
 for _hi in (*range(0x34, 0x4E), *range(0x4E, 0xA0), 0xF9, 0xFA):
-    _BLOCK[_hi] = ord("I")  # ideographs (Ext A, URO, compatibility)
+    _BLOCK_CLASSES[_hi] = ord("I")  # ideographs (Ext A, URO, compatibility)
 for _hi in range(0xAC, 0xD8):
-    _BLOCK[_hi] = ord("U")  # Hangul syllables
+    _BLOCK_CLASSES[_hi] = ord("U")  # Hangul syllables
 for _hi in range(0xE0, 0xF9):
-    _BLOCK[_hi] = ord("X")  # private use: noise
-_BLOCK[0x00] = ord("z")  # Latin-1 block: classified by character below
-_BLOCK[0xFF] = ord("F")  # half/full-width forms: split below
-_BLOCK = bytes(_BLOCK)
+    _BLOCK_CLASSES[_hi] = ord("X")  # private use: noise
+_BLOCK_CLASSES[0x00] = ord("z")  # Latin-1 block: classified by character below
+_BLOCK_CLASSES[0xFF] = ord("F")  # half/full-width forms: split below
+_BLOCK = bytes(_BLOCK_CLASSES)
 
 # Latin-1 block (U+0000..U+00FF) by character.
-_LATIN1 = bytearray(b"N" * 256)
+_LATIN1_CLASSES = bytearray(b"N" * 256)
 for _b in (*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), *range(0x7F, 0xA0)):
-    _LATIN1[_b] = ord("X")
+    _LATIN1_CLASSES[_b] = ord("X")
 for _b in range(0xC0, 0x100):
     if _b not in (0xD7, 0xF7):
-        _LATIN1[_b] = ord("L")
-_LATIN1 = bytes(_LATIN1)
+        _LATIN1_CLASSES[_b] = ord("L")
+_LATIN1 = bytes(_LATIN1_CLASSES)
 
-_tables = None
+_tables: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
 
 
-def _not_in(chars: str) -> re.Pattern:
+def not_in(chars: str) -> re.Pattern[str]:
     """Compile ``[^chars]+`` with the characters as ranges (``re`` keeps them as a bitmap)."""
     cps = sorted(set(map(ord, chars)))
-    ranges = []
+    ranges: list[list[int]] = []
     for cp in cps:
         if ranges and ranges[-1][1] == cp - 1:
             ranges[-1][1] = cp
@@ -98,13 +100,13 @@ def _not_in(chars: str) -> re.Pattern:
     return re.compile(f"[^{body}]+")
 
 
-def _sets():
+def _sets() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """Return the patterns deleting everything but common ideographs / JIS level-1 kanji."""
     global _tables
     if _tables is None:
         from ._tables.common import COMMON_HAN, JIS_LEVEL1, KS_HANGUL
 
-        _tables = (_not_in(COMMON_HAN), _not_in(JIS_LEVEL1), _not_in(KS_HANGUL))
+        _tables = (not_in(COMMON_HAN), not_in(JIS_LEVEL1), not_in(KS_HANGUL))
     return _tables
 
 
@@ -113,6 +115,30 @@ class Counts:
 
     __slots__ = ("ascii_letters", "lone", "hangul_common", "wedged", "wedged_both", "suspect", "chars", "neutral", "noise", "latin", "greek", "cyrillic", "hebrew", "arabic",
                  "thai", "han", "kana", "hangul", "half_kana", "other", "common", "jis1", "fffd")
+
+    ascii_letters: int
+    lone: int
+    hangul_common: int
+    wedged: int
+    wedged_both: int
+    suspect: int
+    chars: int
+    neutral: int
+    noise: int
+    latin: int
+    greek: int
+    cyrillic: int
+    hebrew: int
+    arabic: int
+    thai: int
+    han: int
+    kana: int
+    hangul: int
+    half_kana: int
+    other: int
+    common: int
+    jis1: int
+    fffd: int
 
     def scripted(self) -> int:
         return (self.latin + self.greek + self.cyrillic + self.hebrew + self.arabic + self.thai
@@ -123,7 +149,7 @@ class Counts:
                    self.han + self.kana, self.hangul, self.half_kana, self.other)
 
 
-def _table01(members) -> bytes:
+def _table01(members: Iterable[int]) -> bytes:
     """Return a ``bytes.translate`` table mapping ``members`` to 1 and every other byte to 0."""
     s = set(members)
     return bytes(int(b in s) for b in range(256))
@@ -148,7 +174,7 @@ _IS_HANGUL = _table01(b for b in range(256) if _BLOCK[b] == ord("U"))
 _HAN_OR_HANGUL = _table01(b for b in range(256) if _BLOCK[b] in b"IU")
 
 
-def _count_alphabets(c: Counts, count) -> None:
+def _count_alphabets(c: Counts, count: Callable[[bytes], int]) -> None:
     """Set the Greek, Cyrillic, Hebrew, Arabic, Thai and other counts of ``c`` from ``count``
     (``bytes.count`` of a string of class letters: ``_BLOCK``'s, which
     :func:`classify_single_byte`'s tables share)."""
@@ -192,7 +218,8 @@ _PIECE_END = re.compile(r"\s")
 def classify(text: str) -> Counts:
     """Count the classes of ``text`` (a ``str``); see the module docstring."""
     if len(text) <= CLASSIFY_PIECE:
-        return _classify(text)
+        counts: Counts = _classify(text)
+        return counts
     total = Counts()
     for name in _SUMMED:
         setattr(total, name, 0)
@@ -235,7 +262,7 @@ def _without_isolated(han: int, common: int, jis1: int, han_iso: int) -> tuple[i
     return han, min(common, han), min(jis1, han)
 
 
-def _classify(text: str, parts: bool = False):
+def _classify(text: str, parts: bool = False) -> Any:
     """:func:`classify` of one piece; with ``parts``, ``(counts, (ideographs, isolated ones,
     common ones, JIS level-1 ones, common Hangul, any East Asian character))``, the raw counts
     before the corrections, and the ASCII letters counted in every piece (:func:`classify`
@@ -364,12 +391,12 @@ def classify_single_byte(data: bytes, chars: str) -> Counts:
     without decoding or walking it. A table with a character of a class that depends on its
     neighbours (kana, Han, Hangul, half-width forms) is not used either.
     """
-    table = _single_tables.get(chars, False)
+    table: bytes | None | bool = _single_tables.get(chars, False)
     if table is False:
         table = _single_tables[chars] = _single_table(chars)
     if table is None or data.isascii():
         return classify(codecs.charmap_decode(data, "replace", chars)[0])
-    codes = data.translate(table)
+    codes = data.translate(cast(bytes, table))  # neither False nor None here
     count = codes.count
     c = Counts()
     c.chars = len(data)
@@ -420,7 +447,7 @@ HALF_KANA_TEXT = 4
 RARE_PENALTY = 10
 
 
-def score_counts(c: Counts, errors: int, extended: bool = True, good: float = 0.0) -> float:
+def score_counts(c: Counts, errors: float, extended: bool = True, good: float = 0.0) -> float:
     """Return the spec 004 score of counted text with ``errors`` decode errors.
 
     With ``extended`` (the default; D7) two refinements measured on the visible corpus apply:

@@ -7,13 +7,23 @@ mojibake repair (``onemail.detect``) are imported on first use (only undeclared 
 
 from __future__ import annotations
 
-from ..text import TextIssue, for_label
+from typing import Any
+
+from ..text import TextIssue, for_code_page, for_label
 from ..text.charsets import Charset
 from ..text.rfc2047 import decode_text
-from ..text.rfc2231 import parse_header_params
+from ..text.rfc2231 import DecodedParameter, parse_header_params
 
-_UTF8 = for_label("utf-8")
-_W1252 = for_label("windows-1252")
+
+def known_charset(label: str | int) -> Charset:
+    """The charset of a label (or code page) onemail always knows (``"utf-8"``, 20127 ...)."""
+    charset = for_label(label) if isinstance(label, str) else for_code_page(label)
+    assert charset is not None, label
+    return charset
+
+
+_UTF8 = known_charset("utf-8")
+_W1252 = known_charset("windows-1252")
 
 # ---------------------------------------------------------------------------------------------
 # RFC 2047, RFC 2231
@@ -24,9 +34,11 @@ def decode_header_text(raw: bytes, issues: list[TextIssue] | None, offset: int =
     return decode_text(raw, fallback, issues, offset)
 
 
-def header_params(raw: bytes, fallback: Charset = _W1252) -> tuple[str, list]:
-    """Split a Content-Type/-Disposition value: ``(value, [DecodedParameter, ...])``."""
-    return parse_header_params(raw, fallback=fallback)
+def header_params(raw: bytes, fallback: Charset = _W1252, *,
+                  max_issues: int | None = None) -> tuple[str, list[DecodedParameter]]:
+    """Split a Content-Type/-Disposition value: ``(value, [DecodedParameter, ...])``; at most
+    ``max_issues`` issues per parameter, then one ``TooManyIssues`` (``DecodedParameter.dropped``)."""
+    return parse_header_params(raw, fallback=fallback, max_issues=max_issues)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -63,14 +75,14 @@ def looks_binary(data: bytes) -> bool:
     return binary(data)
 
 
-def mojibake_steps(text: str) -> tuple:
+def mojibake_steps(text: str) -> tuple[Any, ...]:
     """The steps :func:`onemail.detect.repair` would apply to ``text`` (empty: none)."""
     from ..detect import mojibake_steps as steps
 
     return steps(text)
 
 
-def repair_text(text: str) -> tuple[str, tuple]:
+def repair_text(text: str) -> tuple[str, tuple[Any, ...]]:
     """Return ``(text, steps)`` from :func:`onemail.detect.repair` (steps empty: no change)."""
     from ..detect import repair
 

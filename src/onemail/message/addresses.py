@@ -30,15 +30,14 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from ..text import for_label
 from ..text.charsets import Charset
-from ._pieces import decode_header_text
+from ._pieces import decode_header_text, known_charset
 from .issues import MessageIssueKind
 from .model import Address, MessageIssue
 
 __all__ = ["parse_addresses"]
 
-_W1252 = for_label("windows-1252")
+_W1252 = known_charset("windows-1252")
 
 _TOKEN = re.compile(rb"""
   (?P<ws>[ \t\r\n]+)
@@ -265,7 +264,7 @@ class _Parser:
                 self.i += 1
                 self._skip_to_comma(group is not None)
 
-    def _angle(self, phrase, comments, group) -> None:
+    def _angle(self, phrase: list[tuple[int, bytes, int, int]], comments: list[bytes], group: str | None) -> None:
         """``[display-name] "<" [obs-route] addr-spec ">"`` with the current token at ``<``."""
         toks = self.toks
         lt = toks[self.i]
@@ -292,7 +291,8 @@ class _Parser:
             self.out.append(Address(name, address, group))
         self._after_mailbox(group)
 
-    def _addr_spec(self, phrase, comments, group, start) -> None:
+    def _addr_spec(self, phrase: list[tuple[int, bytes, int, int]], comments: list[bytes], group: str | None,
+                   start: int) -> None:
         """A bare ``local-part@domain``; the words before the local part, if any, are a name."""
         toks = self.toks
         # the local part: the last word, with the dot-joined words before it (obs-local-part)
@@ -334,7 +334,7 @@ class _Parser:
             self._malformed(first[2], last[2] + last[3] - first[2])
         self._after_mailbox(group)
 
-    def _after_mailbox(self, group) -> None:
+    def _after_mailbox(self, group: str | None) -> None:
         """After a mailbox only a comma, a group's ``;`` or the end may come: skip anything else."""
         toks = self.toks
         while self.i < len(toks) and toks[self.i][0] == _COMMENT:
@@ -345,7 +345,7 @@ class _Parser:
 
     # -- values ----------------------------------------------------------------------------
 
-    def _phrase(self, words) -> str:
+    def _phrase(self, words: list[tuple[int, bytes, int, int]]) -> str:
         """A display name from phrase tokens: one space where the value had white space or a
         comment between two tokens, dots kept (obs-phrase ``Joe Q. Public``)."""
         pieces: list[bytes] = []
@@ -364,7 +364,8 @@ class _Parser:
                 return self._text(text.strip())
         return ""
 
-    def _spec_bytes(self, local, domain) -> bytes:
+    def _spec_bytes(self, local: list[tuple[int, bytes, int, int]],
+                    domain: list[tuple[int, bytes, int, int]] | None) -> bytes:
         out = bytearray()
         for kind, text, _, _ in local:
             out += b"." if kind == _DOT else (b'"' + _requote(text) + b'"' if kind == _QUOTED else text)
@@ -374,7 +375,7 @@ class _Parser:
                 out += b"." if kind == _DOT else text
         return bytes(out)
 
-    def _spec(self, inner) -> str:
+    def _spec(self, inner: list[tuple[int, bytes, int, int]]) -> str:
         """``local-part "@" domain`` from tokens (CFWS already dropped): the address as a string."""
         at = next((k for k, t in enumerate(inner) if t[0] == _AT), -1)
         local = inner if at < 0 else inner[:at]
@@ -398,7 +399,7 @@ class _Parser:
             return self.fallback.decode(raw)
 
 
-def _contiguous(tokens) -> bool:
+def _contiguous(tokens: list[tuple[int, bytes, int, int]]) -> bool:
     """True when no white space or comment separates the tokens (one dot-atom, not a phrase)."""
     return all(a[2] + a[3] == b[2] for a, b in pairwise(tokens))
 

@@ -29,16 +29,16 @@ from __future__ import annotations
 
 import re
 
-from ..text import IssueKind, TextIssue, for_code_page, for_label
+from ..text import IssueKind, TextIssue, for_label
 from ..text.charsets import Charset, is_us_ascii_label
 from ..text.issues import BoundedIssues
-from ._pieces import detect_charset
+from ._pieces import detect_charset, known_charset
 from .issues import MessageIssueKind
 
 __all__ = ["decode_body", "prescan", "xml_declaration"]
 
-_UTF8 = for_label("utf-8")
-_US_ASCII = for_code_page(20127)  # name "us-ascii", decoded as windows-1252 (spec 000)
+_UTF8 = known_charset("utf-8")
+_US_ASCII = known_charset(20127)  # name "us-ascii", decoded as windows-1252 (spec 000)
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xfe\xff", "utf-16be"), (b"\xff\xfe", "utf-16le"))
 
 PRESCAN_BYTES = 1024
@@ -66,23 +66,25 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
         ``default``, ``detected``.
     :issues: M1-M4, M6, T1, and ``Invalid*`` from the decoder.
     """
+    declared_cs: Charset | None
+    label: str | None
     if isinstance(declared, Charset):
         declared_cs, label = declared, declared.name
     else:
         label = declared.strip() if declared else None
         declared_cs = for_label(label) if label else None
-        if declared_cs is not None and data.isascii() and is_us_ascii_label(label):
+        if declared_cs is not None and label and data.isascii() and is_us_ascii_label(label):
             declared_cs = _US_ASCII  # ASCII text under a US-ASCII label is named us-ascii
 
     # 1. byte order mark
     for bom, name in _BOMS:
         if data.startswith(bom):
-            cs = for_label(name)
+            cs = known_charset(name)
             if declared_cs is not None and declared_cs.key == cs.key:
                 return cs.decode(data, issues), declared_cs, "declared"
             kind = (MessageIssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
                     else MessageIssueKind.AMBIGUOUS_IN_BAND_CHARSET)
-            issues.append(TextIssue(kind, 0, len(bom)))
+            issues.append(TextIssue(kind, 0, len(bom)))  # type: ignore[arg-type]  # message kind
             return cs.decode(data, issues), cs, "bom"
 
     # 2. in-band declaration
@@ -98,7 +100,7 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
                 if clean or declared_cs is not None:
                     kind = (MessageIssueKind.AMBIGUOUS_CHARSET_CONFLICT if declared_cs is not None
                             else MessageIssueKind.AMBIGUOUS_IN_BAND_CHARSET)
-                    issues.append(TextIssue(kind, at, length))
+                    issues.append(TextIssue(kind, at, length))  # type: ignore[arg-type]  # message kind
                 if clean:
                     issues.extend(trial)
                     return text, inband, "in-band"
@@ -114,21 +116,21 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
             except UnicodeDecodeError:
                 pass
             else:
-                issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))
+                issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))  # type: ignore[arg-type]  # message kind
                 return text, _UTF8, "detected"
         if declared_cs.key not in _STRICT_KEYS or data.isascii():
             return declared_cs.decode(data, issues), declared_cs, "declared"
-        found = BoundedIssues()
-        text = declared_cs.decode(data, found)
+        decoded = BoundedIssues()
+        text = declared_cs.decode(data, decoded)
         # a last character cut short (a truncated body) says nothing against the label (D15)
         tail = len(data) - _cut_short_utf8(data) if declared_cs.key == "utf-8" else len(data)
-        bad = sum(i.length for i in found if not i.kind.is_ambiguous and i.offset < tail)
+        bad = sum(i.length for i in decoded if not i.kind.is_ambiguous and i.offset < tail)
         if bad and bad * MISLABEL_SHARE >= len(data) - len(data.translate(None, _HIGH)):
             other = _relabel(data)
             if other is not None:
-                issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))
+                issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))  # type: ignore[arg-type]  # message kind
                 return other[0], other[1], "detected"
-        issues.extend(found)
+        issues.extend(decoded)
         return text, declared_cs, "declared"
 
     # 4. default / unknown label, 5. detector
@@ -142,10 +144,10 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
         pass
     else:
         if not label:
-            issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_DEFAULT_CHARSET, 0, len(data)))
+            issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_DEFAULT_CHARSET, 0, len(data)))  # type: ignore[arg-type]  # message kind
         return text, _UTF8, "default"
     cs = detect_charset(data)
-    issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_DETECTED_CHARSET, 0, len(data)))
+    issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_DETECTED_CHARSET, 0, len(data)))  # type: ignore[arg-type]  # message kind
     return cs.decode(data, issues), cs, "detected"
 
 
@@ -282,7 +284,7 @@ def prescan(data: bytes) -> tuple[str, int, int] | None:
     return None
 
 
-def _get_attribute(buf: bytes, pos: int):
+def _get_attribute(buf: bytes, pos: int) -> tuple[tuple[bytes, bytes] | None, int]:
     """The HTML Standard's "get an attribute": return ``((name, value) | None, new position)``."""
     end = len(buf)
     while pos < end and (buf[pos] in _WS_SET or buf[pos] == 0x2F):
@@ -313,20 +315,20 @@ def _get_attribute(buf: bytes, pos: int):
     if pos >= end:
         return None, pos
     c = buf[pos]
-    name = bytes(name).translate(_LOWER)
+    lowered = bytes(name).translate(_LOWER)
     if c in (0x22, 0x27):
         close = buf.find(bytes([c]), pos + 1)
         if close < 0:
             return None, end
-        return (name, buf[pos + 1:close].translate(_LOWER)), close + 1
+        return (lowered, buf[pos + 1:close].translate(_LOWER)), close + 1
     if c == 0x3E:
-        return (name, b""), pos
+        return (lowered, b""), pos
     start = pos
     while pos < end and buf[pos] not in _WS_SET and buf[pos] != 0x3E:
         pos += 1
     if pos >= end:
         return None, pos
-    return (name, buf[start:pos].translate(_LOWER)), pos
+    return (lowered, buf[start:pos].translate(_LOWER)), pos
 
 
 _CONTENT_CHARSET = re.compile(rb"charset[\t\n\x0c\r ]*=[\t\n\x0c\r ]*")

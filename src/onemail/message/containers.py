@@ -8,18 +8,39 @@ or part of a container that holds no message we can read (with a reason from
 
 Recognition (:func:`recognise`) looks at the content; a file name's suffix is only a hint:
 
-* an Outlook ``.msg`` by the OLE2 signature, TNEF by its signature (``winmail.dat``);
+* an Outlook ``.msg`` by the OLE2 signature and an Outlook property stream name in it (another
+  OLE2 file, a ``.doc`` or ``.xls``, is ``not-mail`` unless named or called ``*.msg``); TNEF by
+  its signature (``winmail.dat``); a PST/OST by ``!BDN`` (read through the optional extra
+  ``onemail[pst]``: :mod:`onemail.message.pst`);
+* ``gzip``, ``bzip2`` and ``xz`` files by their magic numbers: decompressed as a stream, bounded
+  (:data:`MAX_RATIO`, :data:`RATIO_FLOOR_BYTES`, :data:`MAX_DECOMPRESSED_BYTES`), then recognised
+  again; a ``.zip`` by its local header signature: its members are walked like a folder (names
+  never used as file system paths; bounded by :data:`MAX_ZIP_MEMBERS` and the same
+  decompression bounds over the whole archive); an archive inside an archive is not opened;
 * an mbox by a first line starting with ``"From "`` (split by :mod:`onemail.message.mbox`);
 * an RFC 5322 message (``eml``) by a first header field line and, within its header section, a
   field every message has one of (``From``, ``Date``, ``Subject``, ``Received``, ... :data:`MAIL_FIELDS`).
   A file whose first line is a header line but holds none of those fields, or whose header
   section is empty, is read as a message only when its name ends in a mail suffix
   (:data:`MAIL_SUFFIXES`) or it was named by the caller; else it is skipped as ``not-mail``
-  (a folder of notes, a ``README`` with ``Title:``). A file named ``*.eml`` that starts with a
-  ``"From "`` line is one message, the line its envelope (mimekit ``unmunged.mbox.txt``).
-* a folder is walked in name order, depth first, files and sub-folders in one order (so that
-  :meth:`Source.key` sorts messages back into walk order); a folder reached twice through
-  symbolic links is walked once.
+  (a folder of notes, a ``README`` with ``Title:``). A file so named or hinted whose content is
+  no mail at all is still read: its message has :attr:`Message.error` set (a failure, not a
+  skip: its name says it should have been mail). A file starting with ``"From "`` is an
+  mbox whatever its name (an ``.eml`` saved with its envelope line is an mbox of one message).
+* a folder is walked in name order (:func:`~onemail.message.source.name_key`: ``2`` before
+  ``10``), depth first, files and sub-folders in one order (so that :meth:`Source.key` sorts
+  messages back into walk order); a folder reached twice through symbolic links is walked once;
+* a **Maildir** is a folder holding ``cur/`` and ``new/``: their files are messages with the
+  flags of their names (``1234.host:2,RS`` gives ``"RS"``; ``!`` and ``;`` also separate the
+  info, as Dovecot writes on Windows), ``tmp/`` files are skipped (``incomplete``: still being
+  delivered), sub-folders ``.Name`` that are Maildirs are Maildir++ folders (``.Work.2020``
+  gives the folder ``Work/2020``);
+* an **MH** folder holds ``.mh_sequences``, or only files with numeric names (besides
+  dot-files): its numbered files are messages (``container="mh"``) in numeric order.
+
+Standard input (``-``) and FIFOs are read once, to memory or, past :data:`SPILL_BYTES`, to an
+anonymous temporary file that is memory-mapped: no input needs to be seekable. Regular files of
+:data:`~onemail.message.formats.MMAP_BYTES` or more are memory-mapped.
 
 Every message goes through :func:`onemail.message.reader.read_bytes`: the same reader as
 :func:`onemail.read`, so a message found in a container reads exactly as the same bytes read
@@ -30,32 +51,52 @@ Offsets in :class:`Source` are bytes into the file holding the message (after de
 
 from __future__ import annotations
 
+import bz2
+import contextlib
 import errno
+import io
+import lzma
 import mmap
 import os
 import re
 import stat
 import sys
+import tempfile
+import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .._walk import not_regular, stat_problem
 from . import formats
 from .formats import ReadContext
-from .model import Message
-from .reader import mbox_spans, read_bytes, unquote_mbox
-from .source import Source
+from .mbox import MAIL_FIELDS, begins_header, read_span, spans
+from .reader import read_bytes
+from .source import Found, Skipped, Source, name_key
 
 __all__ = [
+    "COMPRESSIONS",
     "MAIL_FIELDS",
+    "MAX_LAYERS",
     "MAIL_SUFFIXES",
     "SKIP_REASONS",
+    "MAX_DECOMPRESSED_BYTES",
+    "MAX_RATIO",
+    "MAX_ZIP_MEMBERS",
+    "RATIO_FLOOR_BYTES",
+    "SPILL_BYTES",
+    "FileTask",
     "Found",
     "Skipped",
+    "maildir_flags",
     "recognise",
+    "task_for",
+    "tasks",
     "walk",
     "walk_data",
     "walk_file",
+    "walk_task",
 ]
 
 SKIP_REASONS: dict[str, str] = {
@@ -69,6 +110,7 @@ SKIP_REASONS: dict[str, str] = {
     "limit": "a documented bound was met: a decompression bomb, too many zip members, a member "
              "too large",
     "not-message": "an item of a PST/OST that is not a message (contact, appointment, task, note)",
+    "incomplete": "a file in a Maildir's tmp/ folder: a message still being delivered",
     "encrypted": "an encrypted zip member",
     "needs-extra": "a container whose reader is an optional extra that is not installed "
                    "(PST/OST: onemail[pst])",
@@ -80,85 +122,44 @@ MAIL_SUFFIXES = (".eml", ".mbox", ".mbx", ".msg", ".dat", ".tnef", ".mail")
 """Name endings that make a header-less or unusual text file be read as a message anyway (a
 hint only: content decides first)."""
 
-MAIL_FIELDS = frozenset({
-    b"from", b"sender", b"reply-to", b"to", b"cc", b"bcc", b"message-id", b"in-reply-to",
-    b"references", b"subject", b"date", b"return-path", b"received", b"delivered-to",
-    b"mime-version", b"content-type", b"content-transfer-encoding", b"resent-from",
-    b"resent-date", b"resent-to", b"resent-message-id", b"envelope-to", b"x-mailer",
-})
-"""Header field names (lower case) of RFC 5322 (origin, destination, identification,
-informational, trace and resent fields), RFC 2045 and common delivery fields: a header section
-holding one of them is a message's."""
-
 HEAD_BYTES = 64 << 10
 """How far into a file recognition looks for a mail field (a header section longer than this
 before its first known field is not recognised without a hint)."""
 
-_FIELD = re.compile(rb"[ \t]*([\x21-\x39\x3b-\x7e]+)[ \t]*:")
+MAX_RATIO = 100
+"""A compressed stream (a ``.gz``/``.bz2``/``.xz`` file, a zip member, a whole zip) may give at
+most this many bytes per compressed byte, beyond :data:`RATIO_FLOOR_BYTES`. Mail compresses
+2 to 10 times (text 3-5x, base64 attachments about 1.3x); deflate's own limit is 1032:1, and a
+zip or bzip2 bomb goes far beyond. Output past the bound is not read: a ``limit`` skip, the
+messages before it kept."""
 
+RATIO_FLOOR_BYTES = 64 << 20
+"""Output any compressed stream may give whatever its ratio (a small file of one repeated line
+is no bomb): 64 MiB."""
 
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A message found by :func:`walk`.
+MAX_DECOMPRESSED_BYTES = 8 << 30
+"""Output one compressed file, or all the members of one zip, may give at most (8 GiB; past
+:data:`SPILL_BYTES` it goes to a temporary file, not to memory)."""
 
-    :param source: where it is (path, container, member, index, offset, ...).
-    :param message: the message read from it, or ``None`` when walking with ``read=False``
-        (counting, planning shards). A message that could not be read has
-        :attr:`Message.error` set: it is still found, in its place.
-    """
+MAX_ZIP_MEMBERS = 100_000
+"""Members of one zip walked; the rest are one ``limit`` skip (a zip of 10^6 empty members is a
+bomb of entries)."""
 
-    source: Source
-    message: Message | None = None
+SPILL_BYTES = 64 << 20
+"""Decompressed output and standard input / FIFO contents above this size go to an anonymous
+temporary file that is memory-mapped, so that memory stays bounded."""
 
-
-@dataclass(frozen=True, slots=True)
-class Skipped:
-    """A path, or a part of a container, that gave no message (never silent).
-
-    :param path: the path as named by the caller (``-`` for standard input).
-    :param reason: a key of :data:`SKIP_REASONS`.
-    :param detail: a human sentence (the ``OSError`` text, the limit that was met, ...).
-    :param member: the file inside the named folder or archive, ``/``-separated, else ``None``.
-    :param archive: the zip archive holding ``member`` (its path inside ``path``; ``""`` when
-        ``path`` itself is the archive), else ``None``.
-    :param folder: the PST/OST folder path, else ``None``.
-    :param offset: a byte offset into the (decompressed) file where the problem starts, when
-        known.
-    :param container: the kind of container it happened in (:data:`~onemail.message.source.
-        CONTAINERS`), or ``None`` for a file not recognised.
-    """
-
-    path: str
-    reason: str
-    detail: str = ""
-    member: str | None = None
-    archive: str | None = None
-    folder: str | None = None
-    offset: int | None = None
-    container: str | None = None
-
-    @property
-    def where(self) -> str:
-        """``path``, then ``/member`` (or ``!member`` inside an archive) and ``:folder``: a
-        human name of the place (not escaped: escape it before printing on a terminal)."""
-        out = self.path
-        if self.archive:
-            out += "/" + self.archive
-        if self.member:
-            out += ("!" if self.archive is not None else "/") + self.member
-        if self.folder:
-            out += ":" + self.folder
-        return out
-
-    def to_json(self) -> dict[str, object]:
-        """Return ``{"path", "reason", "detail"}`` and the other fields that are set."""
-        out: dict[str, object] = {"path": self.path, "reason": self.reason, "detail": self.detail}
-        for name in ("member", "archive", "folder", "offset", "container"):
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
-
+_SIGNATURES = (
+    (b"!BDN", "pst"),
+    (b"\x1f\x8b", "gzip"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),  # an empty archive
+)
+_BZIP2 = re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")
+_OUTLOOK_STREAMS = ("__properties_version1.0".encode("utf-16-le"), "__substg1.0_".encode("utf-16-le"))
+_MAILDIR_INFO = re.compile(r"[:!;]2,([A-Za-z]*)$")
+COMPRESSIONS = frozenset({"gzip", "bzip2", "xz"})
 
 Item = Found | Skipped
 
@@ -166,55 +167,120 @@ Item = Found | Skipped
 def recognise(head: bytes | mmap.mmap, *, hint: bool = False) -> str | None:
     """Return the container kind of a file from its first bytes, or ``None`` (not mail).
 
-    :param head: the file's first bytes (:data:`HEAD_BYTES` are enough).
+    :param head: the file's bytes (``bytes`` or ``mmap``): its first :data:`HEAD_BYTES` are
+        looked at, and for an OLE2 file the whole of it (for an Outlook stream name).
     :param hint: the name ends in a mail suffix or the file was named by the caller: a text that
         only looks like a header section (or an empty one) is taken as a message.
-    :returns: ``"msg"``, ``"tnef"``, ``"mbox"`` or ``"eml"``.
+    :returns: ``"msg"``, ``"tnef"``, ``"mbox"``, ``"eml"``, ``"pst"`` (also OST), ``"gzip"``,
+        ``"bzip2"``, ``"xz"`` or ``"zip"``.
     """
+    for magic, kind in _SIGNATURES:
+        if head[:len(magic)] == magic:
+            return kind
+    if _BZIP2.match(bytes(head[:10])):
+        return "bzip2"
     fmt = formats.sniff(bytes(head[:4096]))
-    if fmt in ("msg", "tnef", "mbox"):
+    if fmt == "msg":
+        return "msg" if hint or any(head.find(s) >= 0 for s in _OUTLOOK_STREAMS) else None
+    if fmt in ("tnef", "mbox"):
         return fmt
-    if fmt == "rfc822" and (hint or _has_mail_field(head)):
+    if fmt == "rfc822" and (hint or begins_header(head, 3 if head[:3] == b"\xef\xbb\xbf" else 0, end=HEAD_BYTES)):
         return "eml"
     if fmt is None and head[:8] == b"\xef\xbb\xbfFrom ":
         return "mbox"
     return None
 
 
-def _has_mail_field(head: bytes | mmap.mmap) -> bool:
-    """True when the header section at the start of ``head`` (up to its empty line, within
-    :data:`HEAD_BYTES`) names a field of :data:`MAIL_FIELDS`."""
-    pos, end = 0, min(len(head), HEAD_BYTES)
-    if head[:3] == b"\xef\xbb\xbf":
-        pos = 3
-    while pos < end:
-        nl = head.find(b"\n", pos, end)
-        stop = end if nl < 0 else nl
-        line = head[pos:stop]
-        if line in (b"", b"\r"):
-            return False
-        m = _FIELD.match(line)
-        if m and m.group(1).lower() in MAIL_FIELDS:
-            return True
-        if nl < 0:
-            return False
-        pos = nl + 1
-    return False
+def maildir_flags(name: str) -> str | None:
+    """The flags of a Maildir file name (``"1234.host:2,RS"`` gives ``"RS"``), or ``None``
+    when the name has no ``:2,`` info (a message in ``new/``). ``!`` and ``;`` also introduce
+    the info (Dovecot and mutt on systems where ``:`` cannot be in a file name)."""
+    m = _MAILDIR_INFO.search(name)
+    return None if m is None else m.group(1)
 
 
-def walk(paths: Iterable[str | os.PathLike], *, repair: bool = False, read: bool = True) -> Iterator[Item]:
+@dataclass(frozen=True, slots=True)
+class FileTask:
+    """One file of a walk, found but not yet read: picklable, so that a pool of processes can
+    read the files of one walk (:func:`tasks` plans, :func:`walk_task` reads).
+
+    :param path: the path the caller named (``-`` for standard input, which only the calling
+        process can read).
+    :param file: the file to open (``path`` itself, or a file inside the named folder).
+    :param member: ``file`` relative to ``path``, ``/``-separated, or ``None`` when named.
+    :param container: ``"maildir"`` or ``"mh"`` for a file of such a folder, else ``None``
+        (recognised by content when read).
+    :param folder: the Maildir++ folder, else ``None``. ``flags``: the Maildir flags.
+    """
+
+    path: str
+    file: str
+    member: str | None = None
+    container: str | None = None
+    folder: str | None = None
+    flags: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where bytes being read come from (the fields of the sources they give)."""
+
+    path: str
+    member: str | None = None
+    archive: str | None = None
+    folder: str | None = None
+    flags: str | None = None
+    compression: str | None = None
+    container: str | None = None  # maildir / mh / stdin: given by the folder, not the content
+    named: bool = False
+    name: str = ""  # the file's own name, for the suffix hint
+    depth: int = 0  # archives and compressed layers around these bytes
+    budget: list[int] = field(default_factory=list)  # a zip's shared output bound (one int)
+
+    def skipped(self, reason: str, detail: str, offset: int | None = None,
+                container: str | None = None, folder: str | None = None) -> Skipped:
+        return Skipped(self.path, reason, detail, self.member, self.archive, folder or self.folder,
+                       offset, container or self.container)
+
+    def source(self, container: str, index: int = 0, offset: int | None = None,
+               length: int | None = None, folder: str | None = None) -> Source:
+        return Source(self.path, self.container or container, self.member, index, offset, length,
+                      folder if folder is not None else self.folder, self.flags, self.compression,
+                      self.archive)
+
+
+MAX_LAYERS = 2
+"""Compression and archive layers opened around one file (``box.mbox.gz`` inside a zip is two);
+deeper layers are a ``limit`` skip."""
+
+
+def walk(paths: Iterable[str | os.PathLike[str]], *, repair: bool = False, read: bool = True) -> Iterator[Item]:
     """Yield every message (:class:`Found`) and every skipped path (:class:`Skipped`) under
     ``paths``, in order (module docstring).
 
-    :param paths: files, folders, or ``"-"`` for standard input (read once, as bytes; any
-        non-seekable input works, FIFOs included). Paths are walked in the order given.
+    :param paths: files, folders, or ``"-"`` for standard input (read once; any non-seekable
+        input works, FIFOs included). Paths are walked in the order given.
     :param repair: passed to the reader (mojibake repair, :func:`onemail.read`).
     :param read: ``False`` yields :class:`Found` items whose ``message`` is ``None``: the
         sources only (counting messages, planning shards), at the cost of finding them.
-    :raises TypeError: a path is not ``str`` / ``os.PathLike``.
+    :raises TypeError: ``paths`` is a single path, or holds something that is no path.
 
     Never raises ``OSError``: an unreadable path is a :class:`Skipped` with reason
-    ``unreadable``.
+    ``unreadable``. Equivalent to :func:`walk_task` over :func:`tasks`.
+    """
+    for task in tasks(paths):
+        if isinstance(task, Skipped):
+            yield task
+        else:
+            yield from walk_task(task, repair=repair, read=read)
+
+
+def tasks(paths: Iterable[str | os.PathLike[str]]) -> Iterator[FileTask | Skipped]:
+    """Yield the files of a walk in walk order (:class:`FileTask`, to read with
+    :func:`walk_task`, perhaps in other processes) and the paths that cannot be walked
+    (:class:`Skipped`). Folders are listed here; no file is opened.
+
+    :param paths: as for :func:`walk`. :raises TypeError: as for :func:`walk`.
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise TypeError("paths must be an iterable of paths, not a single path")
@@ -225,147 +291,561 @@ def walk(paths: Iterable[str | os.PathLike], *, repair: bool = False, read: bool
         if isinstance(p, bytes):
             p = os.fsdecode(p)
         if p == "-":
-            try:
-                data = sys.stdin.buffer.read()
-            except OSError as exc:
-                yield Skipped("-", "unreadable", _os_text(exc))
-                continue
-            yield from walk_data(data, path="-", repair=repair, read=read, hint=True)
+            yield FileTask("-", "-")
             continue
         try:
             st = os.stat(p)
         except OSError as exc:
-            yield Skipped(p, "unreadable", _stat_text(p, exc))
+            yield Skipped(p, "unreadable", stat_problem(p, exc))
             continue
         if stat.S_ISDIR(st.st_mode):
-            yield from _folder(p, st, repair, read)
+            yield from _folder_tasks(p, st)
         elif stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode):
-            yield from walk_file(p, repair=repair, read=read)
+            yield FileTask(p, p)
         else:
             yield Skipped(p, "not-regular", not_regular(st.st_mode))
 
 
-def walk_file(path: str | os.PathLike, *, root: str | None = None, member: str | None = None,
-              repair: bool = False, read: bool = True) -> Iterator[Item]:
-    """Yield the messages of one file (the per-file step of :func:`walk`; call it from a worker
-    process to spread a walk's files over processes).
+def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Iterator[Item]:
+    """Yield the messages of one file planned by :func:`tasks` (the per-file step of a walk).
 
-    :param path: the file (a regular file or a FIFO; not opened if it is anything else).
-    :param root: the folder the caller named, when ``path`` was found inside it; the sources
-        then say ``path=root, member=<path relative to root>``. ``None``: ``path`` was named.
-    :param member: the relative path to record (default: ``path`` relative to ``root``).
-    :param repair: as for :func:`walk`. ``read``: as for :func:`walk`.
-
-    A file named by the caller (``root is None``) that is not recognised is still read, as
-    :func:`onemail.read` would: its message has :attr:`Message.error` set ("not a message").
+    :param task: the file. ``repair``, ``read``: as for :func:`walk`.
     """
-    path = os.fspath(path)
-    if root is not None and member is None:
-        member = os.path.relpath(path, root).replace(os.sep, "/")
-    where = root if root is not None else path
-    hint = root is None or path.lower().endswith(MAIL_SUFFIXES)
+    named = task.member is None
+    place = _Place(task.path, task.member, folder=task.folder, flags=task.flags,
+                   container=task.container or ("stdin" if task.path == "-" else None),
+                   named=named, name=os.path.basename(task.file))
+    ctx = ReadContext(repair, 0, read_bytes)
+    if task.file == "-":
+        try:
+            stream = sys.stdin.buffer
+        except AttributeError:  # a replaced sys.stdin without a buffer (tests, embedding)
+            stream = sys.stdin
+        yield from _stream(stream, place, ctx, read)
+        return
     try:
-        f = open(path, "rb")  # noqa: SIM115 - closed below
+        f = open(task.file, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
-        yield Skipped(where, "unreadable", _stat_text(path, exc), member=member)
+        yield place.skipped("unreadable", stat_problem(task.file, exc))
         return
     with f:
         try:
             st = os.fstat(f.fileno())
-            if not (stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
-                yield Skipped(where, "not-regular", not_regular(st.st_mode), member=member)
+        except OSError as exc:
+            yield place.skipped("unreadable", _os_text(exc))
+            return
+        if stat.S_ISFIFO(st.st_mode):
+            yield from _stream(f, place, ctx, read)
+            return
+        if not stat.S_ISREG(st.st_mode):
+            yield place.skipped("not-regular", not_regular(st.st_mode))
+            return
+        if st.st_size >= formats.MMAP_BYTES:
+            try:
+                mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError) as exc:
+                yield place.skipped("unreadable", str(exc))
                 return
-            if stat.S_ISREG(st.st_mode) and st.st_size >= formats.MMAP_BYTES:
-                with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                    yield from _data(mm, where, member, path, repair, read, hint, named=root is None)
-                return
+            with mm:
+                yield from _data(mm, place, ctx, read)
+            return
+        try:
             data = f.read()
         except OSError as exc:
-            yield Skipped(where, "unreadable", _os_text(exc), member=member)
+            yield place.skipped("unreadable", _os_text(exc))
             return
-    yield from _data(data, where, member, path, repair, read, hint, named=root is None)
+    yield from _data(data, place, ctx, read)
 
 
-def walk_data(data: bytes, *, path: str = "-", member: str | None = None, repair: bool = False,
-              read: bool = True, hint: bool = True) -> Iterator[Item]:
+def walk_file(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None,
+              member: str | None = None, repair: bool = False, read: bool = True) -> Iterator[Item]:
+    """Yield the messages of one file (regular or FIFO; ``"-"`` for standard input).
+
+    :param path: the file.
+    :param root: the folder the caller named, when ``path`` was found inside it: the sources
+        then say ``path=root, member=...`` and the file is read as the walk of ``root`` reads
+        it (a Maildir's file with its folder and flags, an MH message: :func:`task_for`).
+        ``None``: ``path`` was named itself.
+    :param member: ``path`` relative to ``root`` (``/``-separated; default: computed).
+    :param repair: as for :func:`walk`. ``read``: as for :func:`walk`.
+
+    A named file that is not recognised is still read, as :func:`onemail.read` would: its
+    message has :attr:`Message.error` set ("not a message").
+    """
+    p = os.fsdecode(os.fspath(path))
+    if root is None:
+        task = FileTask(p, p)
+    else:
+        top = os.fsdecode(os.fspath(root))
+        rel = member if member is not None else os.path.relpath(p, top).replace(os.sep, "/")
+        task = task_for(top, rel)
+    yield from walk_task(task, repair=repair, read=read)
+
+
+def task_for(root: str, member: str) -> FileTask:
+    """The :class:`FileTask` the walk of the folder ``root`` plans for its file ``member``
+    (``/``-separated): the same container, folder and flags (a file of a Maildir's ``cur/`` or
+    ``new/``, of a Maildir++ folder, a numbered file of an MH folder), found by listing the
+    file's parent folders as the walk does. For a worker that is handed files one by one."""
+    tree = _FsTree(root, os.stat(root)) if os.path.isdir(root) else None
+    names = member.split("/")
+    file = os.path.join(root, *names)
+    if tree is None:
+        return FileTask(root, file, member)
+
+    def dirs_files(rel: str) -> tuple[set[str], list[str]]:
+        tree.seen.clear()
+        entries = tree.listdir(rel)
+        if isinstance(entries, str):
+            return set(), []
+        return ({n for n, k, _ in entries if k == "dir"}, [n for n, k, _ in entries if k == "file"])
+
+    parent = "/".join(names[:-1])
+    if len(names) >= 2 and names[-2] in ("cur", "new"):
+        maildir = "/".join(names[:-2])
+        if {"cur", "new"} <= dirs_files(maildir)[0]:
+            folder = None
+            box = names[-3] if len(names) >= 3 else ""
+            above = "/".join(names[:-3])
+            if box.startswith(".") and len(box) > 1 and {"cur", "new"} <= dirs_files(above)[0]:
+                folder = box[1:].replace(".", "/")
+            return FileTask(root, file, member, "maildir", folder, maildir_flags(names[-1]))
+    sub_dirs, files = dirs_files(parent)
+    plain = [n for n in files if not n.startswith(".")]
+    mh = (not {"cur", "new"} <= sub_dirs and names[-1].isdigit()
+          and (".mh_sequences" in files or (bool(plain) and all(n.isdigit() for n in plain))))
+    return FileTask(root, file, member, "mh" if mh else None)
+
+
+def walk_data(data: bytes | bytearray | memoryview, *, path: str = "-", member: str | None = None,
+              repair: bool = False, read: bool = True) -> Iterator[Item]:
     """Yield the messages held in ``data`` (the bytes of one file: standard input, a download),
-    recognised by content (:func:`recognise`; ``hint`` as there).
+    recognised by content as a named file is (:func:`recognise` with ``hint=True``).
 
-    :param path: the name to record in each :class:`Source` (``"-"``: standard input).
+    :param path: the name to record in each :class:`Source` (``"-"``: standard input, then
+        ``container`` is ``"stdin"`` for a single message).
     :param member: the member name to record, else ``None``.
+    :raises TypeError: ``data`` is not bytes-like.
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
-    yield from _data(bytes(data), path, member, path if member is None else member, repair, read,
-                     hint, named=hint)
+    place = _Place(path, member, container="stdin" if path == "-" and member is None else None,
+                   named=True, name=os.path.basename(member or path))
+    yield from _data(bytes(data), place, ReadContext(repair, 0, read_bytes), read)
 
 
-def _data(data: bytes | mmap.mmap, path: str, member: str | None, name: str, repair: bool,
-          read: bool, hint: bool, *, named: bool) -> Iterator[Item]:
-    """The messages of one file's bytes (``name``: its own name, for the suffix hint)."""
-    ctx = ReadContext(repair, 0, read_bytes)
+# ---------------------------------------------------------------------------------------------
+# one file's bytes
+
+
+def _data(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Item]:
+    """The messages of one file's bytes."""
     if not data:
-        yield Skipped(path, "empty", "an empty file", member=member)
+        yield place.skipped("empty", "an empty file")
         return
-    kind = recognise(data[:HEAD_BYTES], hint=hint)
-    container = "stdin" if path == "-" and member is None else None
-    if kind == "mbox" and name.lower().endswith(".eml"):
-        kind = "eml-envelope"
+    hint = place.named or place.name.lower().endswith(MAIL_SUFFIXES)
+    kind = recognise(data, hint=hint)
+    if kind in COMPRESSIONS:
+        yield from _compressed(data, kind, place, ctx, read)
+        return
+    if kind == "zip":
+        yield from _zip(data, place, ctx, read)
+        return
+    if kind == "pst":
+        from .pst import walk_pst
+
+        empty = True
+        for item in walk_pst(data, place, ctx, read):
+            empty = False
+            yield item
+        if empty:
+            yield place.skipped("empty", "a PST/OST store without any item", container="pst")
+        return
     if kind == "mbox":
-        for i, (start, end) in enumerate(mbox_spans(data)):
-            src = Source(path, "mbox", member, i, start, end - start)
-            yield Found(src, read_bytes(unquote_mbox(data[start:end]), "mbox", ctx) if read else None)
+        first = 3 if data[:3] == b"\xef\xbb\xbf" else 0
+        container = "mbox" if place.container == "stdin" else place.container or "mbox"
+        place = replace(place, container=container)
+        count = 0
+        for count, span in enumerate(spans(data, start=first), 1):
+            yield Found(place.source("mbox", count - 1, span.start, span.end - span.start),
+                        read_span(data, span, ctx) if read else None)
+        if not count:
+            yield place.skipped("empty", "an mbox without a message (a From line and nothing after it)",
+                                container=container)
         return
-    if kind == "eml-envelope":  # one message after its envelope line
-        nl = data.find(b"\n")
-        start = len(data) if nl < 0 else nl + 1
-        src = Source(path, container or "eml", member, 0, start, len(data) - start)
-        yield Found(src, read_bytes(bytes(data[start:]), "mbox", ctx) if read else None)
-        return
-    if kind is None and not named:
-        yield Skipped(path, "not-mail", "no message, mbox, Outlook .msg or TNEF signature or "
-                      "mail header field found", member=member)
+    if kind is None and not hint:
+        yield place.skipped("not-mail", "no message, mbox, Outlook .msg, TNEF, PST, compressed or "
+                            "zip signature, and no mail header field")
         return
     fmt = {"eml": "rfc822", "msg": "msg", "tnef": "tnef"}.get(kind or "")
-    src = Source(path, container or kind or "eml", member, 0, 0, len(data))
-    yield Found(src, read_bytes(bytes(data), fmt, ctx) if read else None)
+    yield Found(place.source(kind or "eml", 0, 0, len(data)),
+                read_bytes(bytes(data), fmt, ctx) if read else None)
 
 
-def _folder(top: str, st: os.stat_result, repair: bool, read: bool) -> Iterator[Item]:
-    """Walk a folder in name order, depth first, files and sub-folders in one order."""
-    seen = {(st.st_dev, st.st_ino)}
+# ---------------------------------------------------------------------------------------------
+# standard input, FIFOs, decompressed output: to memory, or past SPILL_BYTES to a mapped file
 
-    def visit(folder: str) -> Iterator[Item]:
-        rel = os.path.relpath(folder, top).replace(os.sep, "/")
+
+class _Sink:
+    """Collects bytes in memory, moving them to an anonymous temporary file past
+    :data:`SPILL_BYTES`; :meth:`view` gives ``bytes`` or a read-only ``mmap``."""
+
+    def __init__(self) -> None:
+        self.buf: bytearray | None = bytearray()
+        self.file: io.BufferedRandom | None = None
+        self.size = 0
+
+    def write(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.buf is not None:
+            self.buf += chunk
+            if len(self.buf) > SPILL_BYTES:
+                self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+                self.file.write(self.buf)
+                self.buf = None
+        else:
+            assert self.file is not None
+            self.file.write(chunk)
+
+    def view(self, stack: contextlib.ExitStack) -> bytes | mmap.mmap:
+        if self.buf is not None:
+            return bytes(self.buf)
+        assert self.file is not None
+        self.file.flush()
+        mm = mmap.mmap(self.file.fileno(), 0, access=mmap.ACCESS_READ)
+        stack.callback(mm.close)
+        return mm
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+def _stream(stream: Any, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Item]:
+    """Read a non-seekable input once (standard input, a FIFO), then its bytes."""
+    sink = _Sink()
+    with contextlib.ExitStack() as stack:
+        stack.callback(sink.close)
+        try:
+            while True:
+                chunk = stream.read(1 << 20)
+                if not chunk:
+                    break
+                if not isinstance(chunk, (bytes, bytearray)):
+                    raise TypeError("standard input must be binary")
+                sink.write(bytes(chunk))
+        except OSError as exc:
+            yield place.skipped("unreadable", _os_text(exc))
+            return
+        yield from _data(sink.view(stack), place, ctx, read)
+
+
+# ---------------------------------------------------------------------------------------------
+# gzip, bzip2, xz
+
+
+_NAMES = {"gzip": "gzip", "bzip2": "bzip2", "xz": "xz"}
+_CHUNK = 1 << 20
+
+
+def _decompressor(kind: str) -> Any:
+    if kind == "gzip":
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if kind == "bzip2":
+        return bz2.BZ2Decompressor()
+    return lzma.LZMADecompressor()
+
+
+def _limit(compressed: int) -> int:
+    """Output allowed for ``compressed`` input bytes (:data:`MAX_RATIO` beyond the floor)."""
+    return min(MAX_DECOMPRESSED_BYTES, max(RATIO_FLOOR_BYTES, MAX_RATIO * compressed))
+
+
+def _decompress(data: bytes | mmap.mmap, kind: str, sink: _Sink, limit: int) -> tuple[str, str, int] | None:
+    """Decompress every stream of ``data`` (gzip members, bzip2 and xz streams may follow one
+    another) into ``sink``, at most ``limit`` bytes. Returns ``None``, or ``(reason, detail,
+    offset)`` when the data is damaged or the limit was met (``offset``: into the output)."""
+    pos, n = 0, len(data)
+    while pos < n:
+        d = _decompressor(kind)
+        try:
+            while True:
+                if kind == "gzip":
+                    tail = d.unconsumed_tail
+                    if tail:
+                        out = d.decompress(tail, _CHUNK)
+                    else:
+                        chunk = data[pos:pos + _CHUNK]
+                        pos += len(chunk)
+                        out = d.decompress(chunk, _CHUNK)
+                    done = d.eof
+                else:
+                    if d.needs_input:
+                        chunk = data[pos:pos + _CHUNK]
+                        pos += len(chunk)
+                    else:
+                        chunk = b""
+                    out = d.decompress(chunk, _CHUNK)
+                    done = d.eof
+                if sink.size + len(out) > limit:
+                    sink.write(out[:limit - sink.size])
+                    return ("limit", f"decompressed output over {limit} bytes (MAX_RATIO {MAX_RATIO}:1 "
+                            f"beyond {RATIO_FLOOR_BYTES} bytes, at most {MAX_DECOMPRESSED_BYTES}): "
+                            "the rest not read", sink.size)
+                sink.write(out)
+                if done:
+                    rest = d.unused_data
+                    pos -= len(rest)
+                    break
+                if pos >= n and not out and (kind == "gzip" and not d.unconsumed_tail or
+                                             kind != "gzip" and d.needs_input):
+                    return ("damaged", f"{_NAMES[kind]} stream truncated", sink.size)
+        except (zlib.error, OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+            return ("damaged", f"{_NAMES[kind]} stream damaged ({exc})", sink.size)
+        # a further stream follows, or padding: NUL bytes after a gzip member are padding
+        if kind == "gzip" and not bytes(data[pos:pos + 2]) == b"\x1f\x8b":
+            if bytes(data[pos:]).strip(b"\x00"):
+                return ("damaged", f"{n - pos} bytes after the last gzip member", sink.size)
+            break
+    return None
+
+
+def _compressed(data: bytes | mmap.mmap, kind: str, place: _Place, ctx: ReadContext,
+                read: bool) -> Iterator[Item]:
+    if place.depth >= MAX_LAYERS:
+        yield place.skipped("limit", f"{kind} data inside {MAX_LAYERS} layers of archives or "
+                            "compression: not opened")
+        return
+    inner_name = place.name
+    for suffix in (".gz", ".bz2", ".xz", ".tgz"):
+        if inner_name.lower().endswith(suffix):
+            inner_name = inner_name[:-len(suffix)]
+    inner = replace(place, compression=kind, depth=place.depth + 1, name=inner_name)
+    sink = _Sink()
+    with contextlib.ExitStack() as stack:
+        stack.callback(sink.close)
+        problem = _decompress(data, kind, sink, _limit(len(data)))
+        if sink.size:
+            yield from _data(sink.view(stack), inner, ctx, read)
+        elif problem is None:
+            yield inner.skipped("empty", f"an empty {kind} stream")
+    if problem is not None:
+        reason, detail, offset = problem
+        yield inner.skipped(reason, detail, offset)
+
+
+# ---------------------------------------------------------------------------------------------
+# zip
+
+
+def _zip(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -> Iterator[Item]:
+    if place.archive is not None or place.depth >= MAX_LAYERS:
+        yield place.skipped("limit", "a zip inside an archive or compressed file: not opened")
+        return
+    archive = place.member or ""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)  # type: ignore[arg-type]  # an mmap is a binary file
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        yield place.skipped("damaged", f"not a readable zip archive ({exc})")
+        return
+    with zf:
+        infos = [i for i in zf.infolist() if not i.is_dir()]
+        if not infos:
+            yield place.skipped("empty", "a zip archive without any file")
+            return
+        infos.sort(key=lambda i: [name_key(n) for n in _zip_name(i).split("/")])
+        budget = [_limit(len(data))]
+        tree = _ZipTree(zf, {_zip_name(i): i for i in infos})
+        base = replace(place, archive=archive, depth=place.depth + 1, named=False, budget=budget)
+        count = 0
+        for task in _tree_tasks(tree, ""):
+            if isinstance(task, Skipped):
+                yield replace(task, path=place.path, archive=archive)
+                continue
+            count += 1
+            if count > MAX_ZIP_MEMBERS:
+                yield base.skipped("limit", f"more than {MAX_ZIP_MEMBERS} members: "
+                                   f"{len(infos) - MAX_ZIP_MEMBERS} not read")
+                return
+            if budget[0] <= 0:
+                yield replace(base, member=task.member).skipped(
+                    "limit", f"the archive's members gave more than {_limit(len(data))} bytes "
+                    "(a zip bomb?): the rest not read")
+                return
+            info = tree.infos[task.file]
+            member_place = replace(base, member=task.member, container=task.container,
+                                   folder=task.folder, flags=task.flags,
+                                   name=task.file.rsplit("/", 1)[-1])
+            yield from _zip_member(zf, info, member_place, ctx, read, budget)
+
+
+def _zip_name(info: zipfile.ZipInfo) -> str:
+    """A member's name as a ``/``-separated path inside the archive (backslashes of DOS tools
+    read as separators, empty and ``.`` segments dropped). Never used as a file system path."""
+    parts = [p for p in info.filename.replace("\\", "/").split("/") if p not in ("", ".")]
+    return "/".join(parts) or "(unnamed)"
+
+
+def _zip_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, place: _Place, ctx: ReadContext,
+                read: bool, budget: list[int]) -> Iterator[Item]:
+    if info.flag_bits & 0x1:
+        yield place.skipped("encrypted", "an encrypted zip member (no password is tried)")
+        return
+    limit = min(budget[0], _limit(info.compress_size))
+    sink = _Sink()
+    with contextlib.ExitStack() as stack:
+        stack.callback(sink.close)
+        try:
+            with zf.open(info) as f:
+                while True:
+                    chunk = f.read(_CHUNK)
+                    if not chunk:
+                        break
+                    if sink.size + len(chunk) > limit:
+                        budget[0] -= sink.size
+                        yield place.skipped("limit", f"the member gives more than {limit} bytes "
+                                            f"from {info.compress_size} (MAX_RATIO {MAX_RATIO}:1 beyond "
+                                            f"{RATIO_FLOOR_BYTES} bytes): not read", sink.size)
+                        return
+                    sink.write(chunk)
+        except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError, ValueError,
+                NotImplementedError, RuntimeError) as exc:
+            budget[0] -= sink.size
+            yield place.skipped("damaged", f"the zip member cannot be read ({type(exc).__name__}: {exc})")
+            return
+        budget[0] -= sink.size
+        yield from _data(sink.view(stack), place, ctx, read)
+
+
+# ---------------------------------------------------------------------------------------------
+# folders: plain, Maildir, Maildir++, MH (on the file system and inside a zip)
+
+
+class _Tree:
+    """A tree of folders and files: the file system below a named folder, or a zip's members."""
+
+    def listdir(self, rel: str) -> list[tuple[str, str, str]] | str:
+        """``[(name, kind, detail)]`` of the folder ``rel`` (``""``: the top), in
+        :func:`name_key` order; ``kind`` is ``dir``, ``file``, ``not-regular`` or
+        ``unreadable``. A folder that cannot be listed gives its error text instead."""
+        raise NotImplementedError
+
+    def file(self, rel: str) -> str:
+        """What :attr:`FileTask.file` holds for the file ``rel``."""
+        raise NotImplementedError
+
+
+class _FsTree(_Tree):
+    def __init__(self, top: str, st: os.stat_result) -> None:
+        self.top = top
+        self.seen = {(st.st_dev, st.st_ino)}
+
+    def file(self, rel: str) -> str:
+        return os.path.join(self.top, *rel.split("/"))
+
+    def listdir(self, rel: str) -> list[tuple[str, str, str]] | str:
+        folder = self.file(rel) if rel else self.top
         try:
             with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                entries = sorted(it, key=lambda e: name_key(e.name))
         except OSError as exc:
-            yield Skipped(top, "unreadable", _os_text(exc), member=None if rel == "." else rel)
-            return
+            return _os_text(exc)
+        out = []
         for entry in entries:
-            member = entry.name if rel == "." else f"{rel}/{entry.name}"
             try:
                 est = entry.stat()  # follows a symbolic link
             except OSError as exc:
-                yield Skipped(top, "unreadable", _stat_text(entry.path, exc), member=member)
+                out.append((entry.name, "unreadable", stat_problem(entry.path, exc)))
                 continue
             if stat.S_ISDIR(est.st_mode):
                 key = (est.st_dev, est.st_ino)
-                if key not in seen:
-                    seen.add(key)
-                    yield from visit(entry.path)
+                if key in self.seen:
+                    continue  # walked already (a link loop or a second link): not twice
+                self.seen.add(key)
+                out.append((entry.name, "dir", ""))
             elif stat.S_ISREG(est.st_mode):
-                yield from walk_file(entry.path, root=top, member=member, repair=repair, read=read)
+                out.append((entry.name, "file", ""))
             else:
-                yield Skipped(top, "not-regular", not_regular(est.st_mode), member=member)
+                out.append((entry.name, "not-regular", not_regular(est.st_mode)))
+        return out
 
-    yield from visit(top)
+
+class _ZipTree(_Tree):
+    def __init__(self, zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo]) -> None:
+        self.infos = infos
+        self.children: dict[str, dict[str, str]] = {"": {}}
+        for name in infos:
+            parts = name.split("/")
+            for i in range(len(parts)):
+                parent = "/".join(parts[:i])
+                kind = "file" if i == len(parts) - 1 else "dir"
+                self.children.setdefault(parent, {}).setdefault(parts[i], kind)
+                if kind == "dir":
+                    self.children.setdefault("/".join(parts[:i + 1]), {})
+
+    def file(self, rel: str) -> str:
+        return rel
+
+    def listdir(self, rel: str) -> list[tuple[str, str, str]] | str:
+        kids = self.children.get(rel, {})
+        return [(n, kids[n], "") for n in sorted(kids, key=name_key)]
+
+
+def _folder_tasks(top: str, st: os.stat_result) -> Iterator[FileTask | Skipped]:
+    for task in _tree_tasks(_FsTree(top, st), ""):
+        yield replace(task, path=top)
+
+
+def _tree_tasks(tree: _Tree, rel: str, folder: str | None = None,
+                listing: list[tuple[str, str, str]] | str | None = None) -> Iterator[FileTask | Skipped]:
+    """The files below ``rel`` of ``tree`` in walk order, Maildir and MH folders recognised.
+    The tasks' ``path`` is left empty (the caller sets it)."""
+    entries = tree.listdir(rel) if listing is None else listing
+    if isinstance(entries, str):
+        yield Skipped("", "unreadable", entries, member=rel or None)
+        return
+    dirs = {n for n, k, _ in entries if k == "dir"}
+    files = [n for n, k, _ in entries if k == "file"]
+    maildir = "cur" in dirs and "new" in dirs
+    plain = [n for n in files if not n.startswith(".")]
+    mh = not maildir and (".mh_sequences" in files or (bool(plain) and all(n.isdigit() for n in plain)))
+    for name, kind, detail in entries:
+        child = f"{rel}/{name}" if rel else name
+        if kind == "dir":
+            if maildir and name in ("cur", "new", "tmp"):
+                yield from _maildir_files(tree, child, name, folder)
+            elif maildir and name.startswith(".") and len(name) > 1:
+                sub = tree.listdir(child)
+                sub_dirs = set() if isinstance(sub, str) else {n for n, k, _ in sub if k == "dir"}
+                sub_folder = name[1:].replace(".", "/") if {"cur", "new"} <= sub_dirs else None
+                yield from _tree_tasks(tree, child, sub_folder, sub)
+            else:
+                yield from _tree_tasks(tree, child, None)
+        elif kind == "file":
+            container = "mh" if mh and name.isdigit() else None
+            yield FileTask("", tree.file(child), child, container)
+        else:
+            yield Skipped("", kind, detail, member=child)
+
+
+def _maildir_files(tree: _Tree, rel: str, sub: str, folder: str | None) -> Iterator[FileTask | Skipped]:
+    entries = tree.listdir(rel)
+    if isinstance(entries, str):
+        yield Skipped("", "unreadable", entries, member=rel, folder=folder, container="maildir")
+        return
+    for name, kind, detail in entries:
+        child = f"{rel}/{name}"
+        if kind == "dir":
+            yield from _tree_tasks(tree, child, None)
+        elif kind != "file":
+            yield Skipped("", kind, detail, member=child, folder=folder, container="maildir")
+        elif sub == "tmp":
+            yield Skipped("", "incomplete", "a Maildir tmp/ file: a message still being delivered",
+                          member=child, folder=folder, container="maildir")
+        else:
+            yield FileTask("", tree.file(child), child, "maildir", folder, maildir_flags(name))
 
 
 def _os_text(exc: OSError) -> str:
     return exc.strerror or str(exc) or errno.errorcode.get(exc.errno or 0, "error")
 
-
-def _stat_text(path: str, exc: OSError) -> str:
-    return stat_problem(path, exc)

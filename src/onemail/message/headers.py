@@ -13,15 +13,15 @@ import re
 from ..text import IssueKind, TextIssue, for_label
 from ..text.charsets import Charset, is_us_ascii_label
 from ..text.issues import BoundedIssues
-from ._pieces import decode_header_text, detect_charset, header_params
+from ._pieces import decode_header_text, detect_charset, header_params, known_charset
 from .fields import Field
 from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
-from .model import Header, MessageIssue, bounded
+from .model import MAX_ISSUES, Header, MessageIssue, bounded
 
 __all__ = ["decode_header", "parameters", "raw_8bit_fallback", "token"]
 
-_W1252 = for_label("windows-1252")
+_W1252 = known_charset("windows-1252")
 
 #: Body charsets that say nothing about raw header bytes that are not UTF-8.
 _NO_HINT = frozenset({"utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-7", "replacement"})
@@ -55,7 +55,7 @@ def raw_8bit_fallback(fields: list[Field], body_label: str | None = None,
         return None
     data = b"\n".join(chunks)
     declared = for_label(body_label) if body_label else None
-    if declared is not None and declared.key not in _NO_HINT and not is_us_ascii_label(body_label):
+    if declared is not None and body_label and declared.key not in _NO_HINT and not is_us_ascii_label(body_label):
         found: list[TextIssue] = []
         declared.decode(data, found)
         if not any(not i.kind.is_ambiguous for i in found):
@@ -96,7 +96,7 @@ def decode_header(field: Field, fallback: Charset | None = None) -> Header:
     return Header(name_text, text, tuple(issues), data, field.offset)
 
 
-def _issue_order(issue: MessageIssue) -> tuple[int, bool]:
+def _issue_order(issue: MessageIssue) -> tuple[bool, int]:
     return issue.kind is IssueKind.TOO_MANY_ISSUES, issue.offset
 
 
@@ -118,7 +118,10 @@ def parameters(raw: bytes, where: str, issues: list[MessageIssue],
         simple = _simple_parameters(raw)
         if simple is not None:
             return simple
-    main, params = header_params(raw, fallback or _W1252)
+    # at most MAX_ISSUES per parameter from the text layer (issue 16: its memory follows the
+    # bound); the last, TooManyIssues, counts the rest, so bounded() below gives what it gives
+    # on every issue
+    main, params = header_params(raw, fallback or _W1252, max_issues=MAX_ISSUES)
     out: dict[str, str] = {}
     found: list[MessageIssue] = []
     for p in params:
@@ -127,6 +130,9 @@ def parameters(raw: bytes, where: str, issues: list[MessageIssue],
             continue
         out[key] = p.value
         found.extend(MessageIssue.at(f"{where}/{key}", i) for i in p.issues)
+        if p.dropped:
+            last = found[-1]
+            found[-1] = MessageIssue(last.kind, last.where, last.offset, last.length, p.dropped)
     issues.extend(bounded(found))
     return main, out
 

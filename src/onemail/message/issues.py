@@ -59,6 +59,9 @@ class MessageIssueKind(enum.Enum):
     AMBIGUOUS_MISLABELLED_CHARSET = "AmbiguousMislabelledCharset"  # M6: declared charset fails
     AMBIGUOUS_TEXT_AFTER_BASE64 = "AmbiguousTextAfterBase64"  # M13: a footer after the data
     AMBIGUOUS_UUENCODED_FILE = "AmbiguousUuencodedFile"  # M14: begin/end block in a text body
+    AMBIGUOUS_MBOX_SEPARATOR = "AmbiguousMboxSeparator"  # M20: a "From " line not taken as a separator
+    AMBIGUOUS_MBOX_QUOTING = "AmbiguousMboxQuoting"  # M21: a ">From " line lost one ">"
+    AMBIGUOUS_MBOX_CONTENT_LENGTH = "AmbiguousMboxContentLength"  # M22: Content-Length over the line rule
     # Damage of the containers.
     MALFORMED_HEADER = "MalformedHeader"  # a header line that is no field (M10)
     MALFORMED_ADDRESS = "MalformedAddress"  # an address list salvaged around junk (M11)
@@ -94,6 +97,9 @@ _AMBIGUITY = {
     "AmbiguousMislabelledCharset": "M6",
     "AmbiguousTextAfterBase64": "M13",
     "AmbiguousUuencodedFile": "M14",
+    "AmbiguousMboxSeparator": "M20",
+    "AmbiguousMboxQuoting": "M21",
+    "AmbiguousMboxContentLength": "M22",
 }
 
 AnyIssueKind = IssueKind | RtfDefectKind | MessageIssueKind

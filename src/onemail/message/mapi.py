@@ -22,15 +22,19 @@ from __future__ import annotations
 
 import mimetypes
 import struct
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from ..text import IssueKind, TextIssue, decode_unknown, for_code_page, for_label
+from ..text import IssueKind, TextIssue, decode_unknown, for_code_page
+from ..text.charsets import Charset
 from ..text.issues import BoundedIssues
+from ._pieces import known_charset
 from .bodycharset import decode_body
 from .formats import OLE_SIGNATURE, TNEF_SIGNATURE, ReadContext, nested_issues
-from .model import Address, MapiProperty, Message, MessageIssue, Part
+from .model import Address, Header, MapiProperty, Message, MessageIssue, Part
 
-__all__ = ["Embedded", "PropertyBag", "build_message", "filetime"]
+__all__ = ["Embedded", "PropertyBag", "build_message", "code_page_decoder", "filetime"]
 
 # Property ids used here (MS-OXPROPS).
 SUBJECT = 0x0037
@@ -71,7 +75,7 @@ FIXED_SIZES = {PT_SHORT: 2, PT_LONG: 4, PT_FLOAT: 4, PT_DOUBLE: 8, PT_CURRENCY: 
                PT_ERROR: 4, PT_BOOLEAN: 2, PT_I8: 8, PT_SYSTIME: 8, PT_CLSID: 16, 0x1: 0}
 
 _EPOCH_1601 = datetime(1601, 1, 1, tzinfo=UTC)
-_UTF16 = for_label("utf-16le")
+_UTF16 = known_charset("utf-16le")
 
 
 def filetime(value: int) -> datetime | None:
@@ -84,7 +88,7 @@ def filetime(value: int) -> datetime | None:
         return None
 
 
-def fixed_value(ptype: int, raw: bytes):
+def fixed_value(ptype: int, raw: bytes) -> Any:
     """Decode a fixed-size value (little-endian) of type ``ptype`` from ``raw``."""
     try:
         if ptype == PT_SHORT:
@@ -129,11 +133,11 @@ class PropertyBag:
         self.children: list[PropertyBag] = []
         self.where = where
 
-    def put(self, tag: int, ptype: int, value, name: str | None = None) -> None:
+    def put(self, tag: int, ptype: int, value: object, name: str | None = None) -> None:
         """Record a property (the first value of a tag wins)."""
         self.props.setdefault(tag, (ptype, value, name))
 
-    def raw(self, tag: int):
+    def raw(self, tag: int) -> Any:
         """The raw value of ``tag`` or None."""
         entry = self.props.get(tag)
         return None if entry is None else entry[1]
@@ -146,11 +150,11 @@ class PropertyBag:
 class _Strings:
     """What the string decoding of one message needs: the code page and the issue list."""
 
-    def __init__(self, charset, issues: list[MessageIssue]) -> None:
+    def __init__(self, charset: Charset | None, issues: list[MessageIssue]) -> None:
         self.charset = charset
         self.issues = issues
 
-    def string(self, ptype: int, value, where: str) -> str | None:
+    def string(self, ptype: int, value: object, where: str) -> str | None:
         if isinstance(value, str):
             return value
         if not isinstance(value, bytes):
@@ -175,7 +179,7 @@ _ANSI_FOR_INTERNET = {50220: 932, 50221: 932, 50222: 932, 51932: 932, 50225: 949
                       52936: 936, 28591: 1252, 20127: 1252, 65000: 1252}
 
 
-def message_charset(bag: PropertyBag, oem_code_page: int | None = None):
+def message_charset(bag: PropertyBag, oem_code_page: int | None = None) -> Charset | None:
     """The charset for string8 properties: message code page, internet code page, TNEF OEM.
 
     The internet code page of a stateful or EUC encoding names the matching Windows code page.
@@ -216,7 +220,7 @@ def _prop_text(props: dict[int, MapiProperty], *tags: int) -> str | None:
 
 
 def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
-                  attachments: list[tuple[PropertyBag, object]], *, ctx: ReadContext,
+                  attachments: Sequence[tuple[PropertyBag, object]], *, ctx: ReadContext,
                   oem_code_page: int | None = None,
                   issues: list[MessageIssue] | None = None) -> Message:
     """Build a :class:`Message` from the properties of a .msg or TNEF message.
@@ -236,7 +240,7 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
     sender_name = _prop_text(props, SENDER_NAME, SENT_REPRESENTING_NAME) or ""
     sender_addr = _prop_text(props, SENDER_SMTP, SENDER_EMAIL, SENT_REPRESENTING_SMTP,
                              SENT_REPRESENTING_EMAIL) or ""
-    from_ = (Address(sender_name, sender_addr),) if sender_name or sender_addr else ()
+    from_: tuple[Address, ...] = (Address(sender_name, sender_addr),) if sender_name or sender_addr else ()
     to: list[Address] = []
     cc: list[Address] = []
     bcc: list[Address] = []
@@ -260,7 +264,7 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
         if p is not None and isinstance(p.value, datetime):
             date = p.value
             break
-    headers: tuple = ()
+    headers: tuple[Header, ...] = ()
     reply_to: tuple[Address, ...] = ()
     transport = _prop_text(props, TRANSPORT_HEADERS)
     if transport:
@@ -299,7 +303,7 @@ def build_message(fmt: str, bag: PropertyBag, recipients: list[PropertyBag],
 _TRANSPORT_PREAMBLE = b"Microsoft Mail Internet Headers Version 2.0"
 
 
-def _transport_headers(text: str, issues: list[MessageIssue]):
+def _transport_headers(text: str, issues: list[MessageIssue]) -> tuple[tuple[Header, ...], dict[str, bytes]]:
     """Parse PidTagTransportMessageHeaders (the Internet headers Outlook kept), as UTF-8 bytes.
 
     :returns: ``(Header tuple, {lower-case name: first raw value})``.
@@ -341,22 +345,22 @@ def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Strings) -> 
             cp = bag.int(INTERNET_CODEPAGE) or bag.int(MESSAGE_CODEPAGE)
             if cp:
                 declared = for_code_page(cp)
-            text, cs, source = decode_body(value.rstrip(b"\0"), "text/html", declared, found)
-            parts.append(Part("body.html", "text/html", charset=cs.name, charset_source=source,
+            text, used, source = decode_body(value.rstrip(b"\0"), "text/html", declared, found)
+            parts.append(Part("body.html", "text/html", charset=used.name, charset_source=source,
                               text=text, data=value, issues=tuple(MessageIssue.placed(where, found)),
                               origin="PidTagBodyHtml"))
         else:
-            text = props[BODY_HTML].value
-            if isinstance(text, str):
+            html_text = props[BODY_HTML].value
+            if isinstance(html_text, str):
                 parts.append(Part("body.html", "text/html", charset="utf-16le", charset_source="declared",
-                                  text=text, origin="PidTagBodyHtml"))
+                                  text=html_text, origin="PidTagBodyHtml"))
     rtf = bag.raw(RTF_COMPRESSED)
     if isinstance(rtf, bytes) and rtf:
         parts.append(rtf_part(rtf, "body.rtf", ctx.charset))
     return parts
 
 
-def _code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
+def code_page_decoder(code_page: int, data: bytes, errors: list[tuple[int, int]]) -> str | None:
     """A :data:`onemail.rtf.CodePageDecoder` on onemail's own charsets."""
     cs = for_code_page(code_page)
     if cs is None:
@@ -369,7 +373,7 @@ def _code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
     return text
 
 
-def rtf_part(compressed: bytes, path: str, charset=None) -> Part:
+def rtf_part(compressed: bytes, path: str, charset: Charset | None = None) -> Part:
     """Decompress a PidTagRtfCompressed value into a body part (module docstring)."""
     from ..rtf import DeencapsulationOptions, decompress, deencapsulate, is_encapsulated
 
@@ -380,18 +384,18 @@ def rtf_part(compressed: bytes, path: str, charset=None) -> Part:
     rtf = result.data
     kind = is_encapsulated(rtf) if rtf else None
     if kind is None:
-        cs = charset or for_label("windows-1252")
+        cs = charset or known_charset("windows-1252")
         text = cs.decode(rtf, None)
         return Part(path, "text/rtf", charset=cs.name, text=text, data=rtf, issues=tuple(issues),
                     origin="PidTagRtfCompressed", is_rtf=True)
-    out = deencapsulate(rtf, DeencapsulationOptions(code_page_decoder=_code_page_decoder))
+    out = deencapsulate(rtf, DeencapsulationOptions(code_page_decoder=code_page_decoder))
     for d in out.defects:
         issues.append(MessageIssue.at(f"rtf:{path}", d))
     media = "text/html" if out.kind == "html" else "text/plain"
     return Part(path, media, text=out.text, data=rtf, issues=tuple(issues), origin="PidTagRtfCompressed")
 
 
-def _attachment(path: str, bag: PropertyBag, extra, strings: _Strings, later: list[MessageIssue],
+def _attachment(path: str, bag: PropertyBag, extra: object, strings: _Strings, later: list[MessageIssue],
                 ctx: ReadContext) -> Part:
     """One attachment part; a message it holds is read through ``ctx`` and its issues, places
     prefixed, go to ``later`` (after the parts' own issues)."""

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import mimetypes
 import re
+from typing import TYPE_CHECKING, Any
 
-from ..text.issues import BoundedIssues
+from ..text.issues import BoundedIssues, TextIssue
 from . import headers as hdr
 from .addresses import parse_addresses
 from .bodycharset import decode_body
@@ -50,6 +51,9 @@ from .formats import (
 from .issues import MessageIssueKind
 from .model import Header, Message, MessageIssue, Part, bounded
 from .transfer import decode_transfer, uu_blocks
+
+if TYPE_CHECKING:
+    from ..text.charsets import Charset
 
 __all__ = ["parse"]
 
@@ -94,7 +98,7 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
         fallback = hdr.raw_8bit_fallback(fields, *walk.hint)
     headers: list[Header] = []
     issues: list[MessageIssue] = []
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # subject (str), addresses (tuples), date (datetime | None)
     pending = iter(block_issues)
     block = next(pending, None)
     for f in fields:
@@ -218,7 +222,8 @@ class _Walk:
         self.issues.append(issue)
         self.parts.append(Part(path, "application/octet-stream", data=data, issues=(issue,)))
 
-    def _opaque(self, fields, body, end, path, media, params) -> None:
+    def _opaque(self, fields: list[Field], body: int, end: int, path: str, media: str,
+                params: dict[str, str]) -> None:
         """A part below the level cap: its bytes as they stand, one issue (M7)."""
         data = self.data[body:end]
         issue = MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED, f"part:{path}", 0, len(data))
@@ -226,7 +231,7 @@ class _Walk:
         self.parts.append(Part(path, media, data=data, issues=(issue,)))
 
     def _leaf(self, fields: list[Field], body: int, end: int, path: str, media: str,
-              params: dict[str, str], fallback, *, root: bool) -> Part:
+              params: dict[str, str], fallback: Charset | None, *, root: bool) -> Part:
         where = f"part:{path}"
         part_issues: list[MessageIssue] = []
         if not root:
@@ -248,7 +253,7 @@ class _Walk:
             cid = cid_field.value.decode("utf-8", "replace").strip().strip("<>").strip() or None
         cte_field = find(fields, _CONTENT_TRANSFER_ENCODING)
         cte = hdr.token(cte_field.value) if cte_field is not None else ""
-        found: list = BoundedIssues()
+        found: list[TextIssue] = BoundedIssues()
         data, trailer, uu_name = decode_transfer(self.data, cte, found, body, end)
         part_issues.extend(MessageIssue.placed(where, found))
         found = BoundedIssues()
@@ -258,7 +263,7 @@ class _Walk:
         nested = None
         low_name = (filename or "").lower()
         later: list[MessageIssue] = []
-        uu: list = []
+        uu: list[tuple[int, int, str, bytes]] = []
         if media in _MESSAGE_TYPES:
             nested = self.ctx.nested(data, "rfc822", where, part_issues)
         elif media in _FIELD_BLOCKS:  # RFC 3464 fields; RFC 6533 global reports are UTF-8
@@ -300,7 +305,7 @@ class _Walk:
         return part
 
 
-def _without(data: bytes, blocks) -> bytes:
+def _without(data: bytes, blocks: list[tuple[int, int, str, bytes]]) -> bytes:
     """``data`` with the byte spans of ``blocks`` removed."""
     pieces, pos = [], 0
     for start, end, _, _ in blocks:
@@ -310,13 +315,13 @@ def _without(data: bytes, blocks) -> bytes:
     return b"".join(pieces)
 
 
-class _Shifted(list):
+class _Shifted(list[TextIssue]):
     """Issues moved back into the body (:func:`_shifted`), with the count the bound dropped."""
 
     dropped = 0
 
 
-def _shifted(found: list, blocks) -> list:
+def _shifted(found: list[TextIssue], blocks: list[tuple[int, int, str, bytes]]) -> list[TextIssue]:
     """Issues found in a body with ``blocks`` removed, their offsets moved back into the body."""
     out = _Shifted()
     out.dropped = getattr(found, "dropped", 0)

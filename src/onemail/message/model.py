@@ -21,8 +21,12 @@ Where an issue came from (:attr:`MessageIssue.where`):
   other fields are not decoded); ``offset`` into the raw value.
 * ``mime`` / ``mime:<path>`` -- MIME structure damage of the top-level body or of a multipart
   part (``MalformedMimeStructure``); ``offset`` into the message's bytes.
-* ``msg:<stream or property>`` / ``tnef:<attribute>`` -- Outlook container damage; ``offset``
-  into the stream or the TNEF file.
+* ``msg:<stream or property>`` / ``tnef:<attribute>`` / ``pst:<attachmentN or recipients>`` --
+  Outlook container damage; ``offset`` into the stream or the TNEF file (0 for a PST).
+* ``mbox`` -- where the message was cut out of its mailbox (``AmbiguousMboxSeparator``,
+  ``AmbiguousMboxQuoting``, ``AmbiguousMboxContentLength``: docs/ambiguities.md M20-M22);
+  ``offset`` into the message's bytes as they stand in the mailbox (``Source.offset`` plus it is
+  an offset into the file).
 * ``rtf:<path>`` -- an :class:`onemail.rtf.RtfDefect` from decompression or de-encapsulation;
   ``offset`` into the compressed stream or the decompressed RTF.
 * ``<place>><place>`` -- an issue of a nested message (``part:2>header:Subject``): the place of
@@ -31,11 +35,17 @@ Where an issue came from (:attr:`MessageIssue.where`):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from ..text.issues import IssueKind
 from .issues import AnyIssueKind
+
+if TYPE_CHECKING:
+    from ..rtf.defects import RtfDefect
+    from ..text.issues import TextIssue
 
 __all__ = ["MAX_ISSUES", "Address", "Header", "MapiProperty", "Message", "MessageIssue", "Part", "RepairRecord",
            "bounded"]
@@ -63,12 +73,12 @@ class MessageIssue:
     count: int = 1
 
     @classmethod
-    def at(cls, where: str, issue, shift: int = 0) -> MessageIssue:
+    def at(cls, where: str, issue: TextIssue | RtfDefect, shift: int = 0) -> MessageIssue:
         """Wrap a ``TextIssue`` or ``RtfDefect`` found in ``where`` (``shift`` added)."""
         return cls(issue.kind, where, issue.offset + shift, issue.length)
 
     @classmethod
-    def placed(cls, where: str, issues) -> list[MessageIssue]:
+    def placed(cls, where: str, issues: Iterable[TextIssue | RtfDefect]) -> list[MessageIssue]:
         """Wrap the issues of one place: a :class:`~onemail.text.issues.BoundedIssues` (its
         final ``TooManyIssues`` gets the count of issues it dropped) or a plain list."""
         dropped = getattr(issues, "dropped", 0)
@@ -129,7 +139,7 @@ class Header:
     raw: bytes = b""
     offset: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return ``{"name", "value", "offset", "issues"}``."""
         return {"name": self.name, "value": self.value, "offset": self.offset,
                 "issues": [i.to_json() for i in self.issues]}
@@ -179,7 +189,7 @@ class MapiProperty:
     value: object
     name: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return a JSON object: ``tag``, ``type``, ``value`` (bytes as their length only), the
         MS-OXPROPS ``property`` name when known, the ``name`` of a named property."""
         value = self.value
@@ -222,9 +232,9 @@ class RepairRecord:
     """
 
     where: str
-    steps: tuple
+    steps: tuple[Any, ...]
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[Any]:
         """Return ``[where, [[wrong, right], ...]]`` (the steps of :func:`onemail.detect.repair`)."""
         return [self.where, [list(s) if isinstance(s, tuple) else str(s) for s in self.steps]]
 
@@ -273,9 +283,9 @@ class Part:
         """True for a part with a file name or ``attachment`` disposition."""
         return self.disposition == "attachment" or self.filename is not None
 
-    def to_json(self, *, text: bool = True) -> dict:
+    def to_json(self, *, text: bool = True) -> dict[str, Any]:
         """Return a JSON object (``text=False`` leaves the decoded text out)."""
-        out = {
+        out: dict[str, Any] = {
             "path": self.path,
             "media_type": self.media_type,
             "disposition": self.disposition,
@@ -301,7 +311,8 @@ class Part:
 class Message:
     """A message read by :func:`onemail.read`: headers, addresses, leaf parts, issues.
 
-    :param format: ``"rfc822"``, ``"mbox"``, ``"msg"`` (Outlook OLE2) or ``"tnef"``.
+    :param format: ``"rfc822"``, ``"mbox"`` (a message of an mbox), ``"msg"`` (Outlook OLE2),
+        ``"tnef"`` or ``"pst"`` (an item of a PST/OST, :mod:`onemail.message.pst`).
     :param headers: every header in order (for .msg, parsed from
         PidTagTransportMessageHeaders when present).
     :param subject: the decoded Subject (or PidTagSubject), ``None`` when absent.
@@ -347,7 +358,7 @@ class Message:
                 return h.value
         return None
 
-    def walk(self):
+    def walk(self) -> Iterator[Part]:
         """Yield every leaf part, nested messages' parts included (depth first)."""
         for part in self.parts:
             yield part
@@ -370,9 +381,9 @@ class Message:
                 return part.text
         return None
 
-    def to_json(self, *, text: bool = True) -> dict:
+    def to_json(self, *, text: bool = True) -> dict[str, Any]:
         """Return a JSON object with every field (``text=False`` leaves body texts out)."""
-        out = {
+        out: dict[str, Any] = {
             "format": self.format,
             "error": self.error,
             "subject": self.subject,

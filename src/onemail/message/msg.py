@@ -19,6 +19,8 @@ from __future__ import annotations
 import io
 import struct
 import uuid
+from collections.abc import Sequence
+from typing import Any
 
 from . import mapi
 from .formats import MAX_STREAM_BYTES, ReadContext
@@ -101,7 +103,7 @@ _PS_MAPI = "00020328-0000-0000-c000-000000000046"
 _PS_PUBLIC_STRINGS = "00020329-0000-0000-c000-000000000046"
 
 
-def _loop(fat, start: int, count: int, limit: int | None = None) -> int | None:
+def _loop(fat: Sequence[int], start: int, count: int, limit: int | None = None) -> int | None:
     """The step (from 0) at which the sector chain from ``start`` comes back to a sector it
     passed, or reaches a sector at or beyond ``limit``, within ``count`` steps; ``None`` when it
     does neither (it ends, or leaves the table)."""
@@ -120,12 +122,12 @@ def _loop(fat, start: int, count: int, limit: int | None = None) -> int | None:
     return None
 
 
-def _container_issues(ole) -> list[MessageIssue]:
+def _container_issues(ole: Any) -> list[MessageIssue]:  # an olefile.OleFileIO
     """Damage of the compound file itself (MS-CFB 2.3-2.6): a loop in the directory chain, the
     mini FAT chain or the mini stream's chain (each read again and again until its size), and
     what olefile noted and went on (an entry referenced twice by sibling links, a duplicate
     name, a sector index out of range)."""
-    out = []
+    out: list[MessageIssue] = []
     sectors = len(ole.fat)
     chains = (("msg:directory", ole.first_dir_sector, sectors),
               ("msg:minifat", ole.first_mini_fat_sector, ole.num_mini_fat_sectors),
@@ -141,7 +143,7 @@ def _container_issues(ole) -> list[MessageIssue]:
 
 
 class _Reader:
-    def __init__(self, ole, entries: list[list[str]]) -> None:
+    def __init__(self, ole: Any, entries: list[list[str]]) -> None:  # an olefile.OleFileIO
         self.ole = ole
         self.children: dict[tuple[str, ...], list[str]] = {}
         for path in entries:
@@ -199,7 +201,7 @@ class _Reader:
             if size > MAX_STREAM_BYTES:
                 self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, where, 0, 0))
                 return None
-            data = self.ole.openstream(path).read()
+            data: bytes = self.ole.openstream(path).read()
             entry = self.ole.direntries[self.ole._find(path)]  # noqa: SLF001 - the entry's chain
         except Exception:  # noqa: BLE001 - a broken chain in the FAT: reported, not raised
             self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, where, 0, 0))
@@ -238,12 +240,13 @@ class _Reader:
                 if value is not None:
                     bag.put(tag, ptype, value)
         if self.names:
-            for tag, (ptype, value, _) in bag.props.items():
+            for tag, (ptype, prop, _) in bag.props.items():
                 if tag >= 0x8000 and tag in self.names:
-                    bag.props[tag] = (ptype, value, self.names[tag])
+                    bag.props[tag] = (ptype, prop, self.names[tag])
         return bag
 
-    def _fixed(self, bag, storage, table: bytes, header: int, present: set[str]) -> None:
+    def _fixed(self, bag: mapi.PropertyBag, storage: tuple[str, ...], table: bytes, header: int,
+               present: set[str]) -> None:
         if len(table) < header or (len(table) - header) % 16:
             self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MSG, self._where(storage, _PROPS),
                                             len(table) - (len(table) - header) % 16 if len(table) >= header else 0,

@@ -5,11 +5,10 @@ RFC 5322 / MIME). :func:`read` gives the first message of an mbox. Anything else
 an empty file, a text file) gives a :class:`Message` whose ``error`` says so: reading never
 raises on bad input.
 
-An mbox (RFC 4155) is split at separator lines: the first line when it starts with ``"From "``,
-then every line that starts with ``"From "`` and holds a time of day (``12:34``), as the asctime
-date of RFC 4155 does, so that an unescaped ``"From "`` line of a body (mboxo) rarely splits a
-message. ``">From "`` quoting is undone the mboxrd way (one ``>`` removed from ``">...>From "``
-lines). Each line is looked at once: splitting is linear in the mailbox.
+An mbox (RFC 4155, every variant) is split by :mod:`onemail.message.mbox`: the first line when
+it starts with ``"From "``, then every ``"From "`` line after an empty line that a message header
+follows, or where a valid ``Content-Length`` ends a message (M20-M22); ``">From "`` quoting is
+undone the mboxrd way (M21). Splitting is linear in the mailbox.
 """
 
 from __future__ import annotations
@@ -18,26 +17,24 @@ import email.message
 import errno
 import mmap
 import os
-import re
 import stat
 from collections.abc import Iterator
 from typing import BinaryIO
 
 from . import formats
 from .formats import ReadContext, sniff
+from .mbox import mbox_spans, read_span, spans
 from .model import Message
 
-__all__ = ["MessageInput", "mbox_spans", "read", "read_bytes", "read_mbox", "sniff", "unquote_mbox"]
+__all__ = ["MessageInput", "mbox_spans", "read", "read_bytes", "read_mbox", "sniff"]
 
-_MBOXRD_QUOTE = re.compile(rb"^>(>*From )", re.M)
-_TIME_OF_DAY = re.compile(rb"[0-9]:[0-9][0-9]")
 
-MessageInput = bytes | bytearray | memoryview | str | os.PathLike | BinaryIO | email.message.Message
+MessageInput = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO | email.message.Message
 """What :func:`read` and :func:`read_mbox` accept (not :class:`onemail.message.source.Source`,
 the place of a message inside a container)."""
 
 
-def _open(path) -> BinaryIO:
+def _open(path: str | os.PathLike[str]) -> BinaryIO:
     """Open ``path`` for reading bytes: a regular file or a FIFO (``<(command)``); a device or
     socket (``/dev/zero`` never ends) raises ``OSError``."""
     f = open(path, "rb")  # noqa: SIM115 - returned to a with statement
@@ -172,50 +169,6 @@ def read_mbox(source: MessageInput, *, repair: bool = False) -> Iterator[Message
     yield from _mbox(data, ctx)
 
 
-def mbox_spans(data: bytes | mmap.mmap) -> Iterator[tuple[int, int]]:
-    """Yield ``(start, end)`` of each message of an mbox, separator lines excluded.
-
-    A separator is the first line (``From ...``), then any line starting with ``"From "`` that
-    holds a time of day. A ``"From "`` line without its line feed separates nothing.
-    """
-    n = len(data)
-    if not data[:5] == b"From ":
-        return
-    nl = data.find(b"\n")
-    if nl < 0:
-        return
-    start = nl + 1
-    pos = start
-    while True:
-        j = data.find(b"\nFrom ", pos - 1 if pos > 0 else 0)
-        if j < 0:
-            break
-        line = j + 1
-        nl = data.find(b"\n", line)
-        if nl < 0:
-            break
-        if _TIME_OF_DAY.search(data, line, nl):
-            # the line end before the separator is the mbox's, not the message's
-            yield start, j - 1 if data[j - 2:j] == b"\n\r" else j
-            start = nl + 1
-        pos = nl + 1
-    # the empty line that ends the last message is the mbox's too
-    if data[n - 2:n] == b"\n\n" and n - 1 >= start:
-        n -= 1
-    elif data[n - 4:n] == b"\r\n\r\n" and n - 2 >= start:
-        n -= 2
-    yield start, n
-
-
-def unquote_mbox(chunk: bytes | mmap.mmap) -> bytes:
-    """Return the bytes of one mbox message with its ``">From "`` quoting undone (one ``>``
-    removed from each line matching ``>+From ``, the mboxrd way; module docstring)."""
-    chunk = bytes(chunk)
-    if b">From " in chunk:
-        chunk = _MBOXRD_QUOTE.sub(rb"\1", chunk)
-    return chunk
-
-
 def _mbox(data: bytes | mmap.mmap, ctx: ReadContext) -> Iterator[Message]:
-    for start, end in mbox_spans(data):
-        yield read_bytes(unquote_mbox(data[start:end]), "mbox", ctx)
+    for span in spans(data):
+        yield read_span(data, span, ctx)

@@ -14,13 +14,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, cast
 
 from ._pieces import looks_binary, mojibake_steps, repair_text
 from .issues import MessageIssueKind
 from .model import Message, MessageIssue, RepairRecord
 
 __all__ = ["CHECK_CHARACTERS", "mark_mojibake", "repair_message"]
-
 CHECK_CHARACTERS = 1 << 12
 """Characters of a text that the mojibake check reads: its cost is then bounded per piece of
 text (the repair rounds on a megabyte of mojibake take seconds), as ``onemail scan`` bounded its
@@ -72,14 +72,17 @@ def repair_message(msg: Message) -> Message:
             return fixed
         return text
 
-    headers = tuple(replace(h, value=fix(h.value, f"header:{h.name}")) for h in msg.headers)
+    def fix_str(text: str, where: str) -> str:
+        return cast(str, fix(text, where))  # a str for a str
+
+    headers = tuple(replace(h, value=fix_str(h.value, f"header:{h.name}")) for h in msg.headers)
     subject = fix(msg.subject, "subject")
-    from_ = tuple(replace(a, name=fix(a.name, "from")) for a in msg.from_)
-    to = tuple(replace(a, name=fix(a.name, "to")) for a in msg.to)
-    cc = tuple(replace(a, name=fix(a.name, "cc")) for a in msg.cc)
+    from_ = tuple(replace(a, name=fix_str(a.name, "from")) for a in msg.from_)
+    to = tuple(replace(a, name=fix_str(a.name, "to")) for a in msg.to)
+    cc = tuple(replace(a, name=fix_str(a.name, "cc")) for a in msg.cc)
     parts = []
     for p in msg.parts:
-        changes = {}
+        changes: dict[str, Any] = {}
         if p.text is not None and not p.is_rtf and p.media_type in ("text/plain", "text/html"):
             changes["text"] = fix(p.text, f"part:{p.path}")
         if p.filename:

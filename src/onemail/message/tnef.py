@@ -28,6 +28,7 @@ from __future__ import annotations
 import struct
 import uuid
 from datetime import datetime
+from typing import Any
 
 from . import mapi
 from .formats import ReadContext
@@ -77,7 +78,7 @@ def read_tnef(data: bytes, ctx: ReadContext) -> Message:
     bag = mapi.PropertyBag("tnef:attMsgProps")
     legacy: dict[int, tuple[int, object]] = {}
     recipients: list[mapi.PropertyBag] = []
-    attachments: list[list] = []  # [bag, legacy dict, data]
+    attachments: list[list[Any]] = []  # [bag, legacy dict, data]
     oem = None
     pos = 6
     n = len(data)
@@ -120,12 +121,12 @@ def read_tnef(data: bytes, ctx: ReadContext) -> Message:
                 current[2] = value
             elif att == ATT_ATTACHMENT:
                 _props(value, current[0], issues, f"tnef:{name}", start)
-    for tag, (ptype, value) in legacy.items():
-        bag.put(tag, ptype, value)
+    for tag, (ptype, legacy_value) in legacy.items():
+        bag.put(tag, ptype, legacy_value)
     atts = []
     for abag, alegacy, adata in attachments:
-        for tag, (ptype, value) in alegacy.items():
-            abag.put(tag, ptype, value)
+        for tag, (ptype, legacy_value) in alegacy.items():
+            abag.put(tag, ptype, legacy_value)
         embedded = abag.raw(mapi.ATTACH_DATA)
         if isinstance(embedded, mapi.Embedded):
             del abag.props[mapi.ATTACH_DATA]
@@ -144,7 +145,7 @@ def _dtr(value: bytes) -> datetime | None:
         return None
 
 
-def _triple(value: bytes, legacy: dict) -> None:
+def _triple(value: bytes, legacy: dict[int, tuple[int, object]]) -> None:
     """attFrom: TRP header (id, total, name length, address length), name, address (8-bit)."""
     if len(value) < 8:
         return
@@ -157,7 +158,7 @@ def _triple(value: bytes, legacy: dict) -> None:
         legacy[mapi.SENDER_EMAIL] = (mapi.PT_STRING8, addr)
 
 
-def _recipients(value: bytes, out: list, issues, base: int) -> None:
+def _recipients(value: bytes, out: list[mapi.PropertyBag], issues: list[MessageIssue], base: int) -> None:
     if len(value) < 4:
         issues.append(MessageIssue(MessageIssueKind.MALFORMED_TNEF, "tnef:attRecipTable", base, len(value)))
         return
@@ -175,7 +176,7 @@ def _recipients(value: bytes, out: list, issues, base: int) -> None:
         out.append(rbag)
 
 
-def _props(value: bytes, bag, issues, where: str, base: int) -> None:
+def _props(value: bytes, bag: mapi.PropertyBag, issues: list[MessageIssue], where: str, base: int) -> None:
     try:
         _prop_list(value, 0, bag)
     except _Damage as exc:
@@ -192,7 +193,7 @@ def _pad4(n: int) -> int:
     return (n + 3) & ~3
 
 
-def _prop_list(value: bytes, pos: int, bag) -> int:
+def _prop_list(value: bytes, pos: int, bag: mapi.PropertyBag) -> int:
     """Parse a counted MAPI property list at ``pos``; return the position after it."""
     _need(value, pos, 4)
     count = struct.unpack_from("<I", value, pos)[0]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import binascii
 import functools
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..text import IssueKind, TextIssue
@@ -59,7 +60,7 @@ class Decoded(NamedTuple):
     name: str | None = None
 
 
-def decode_transfer(body: bytes, cte: str, issues: list, start: int = 0, end: int | None = None) -> Decoded:
+def decode_transfer(body: bytes, cte: str, issues: list[TextIssue], start: int = 0, end: int | None = None) -> Decoded:
     """Remove the Content-Transfer-Encoding ``cte`` (lower case) from ``body[start:end]``.
 
     :param body: the bytes holding the encoded body (the whole message: the body is read in
@@ -82,11 +83,11 @@ def decode_transfer(body: bytes, cte: str, issues: list, start: int = 0, end: in
     if cte == "quoted-printable":
         return Decoded(_quoted_printable(body, start, end, issues))
     if cte in UUENCODE:
-        found: list = []
+        found: list[TextIssue] = []
         data, name = _uudecode(body[start:end], 0, found)
         issues.extend(found)
         return Decoded(data, name=name)
-    issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0))
+    issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_UNKNOWN_TRANSFER_ENCODING, 0, 0))  # type: ignore[arg-type]  # message kind
     return Decoded(body[start:end])
 
 
@@ -102,7 +103,7 @@ _BLANK_LINE = re.compile(rb"[ \t\r]*")
 _PAD_RUN = re.compile(rb"=+")
 
 
-def _base64(raw: bytes, start: int, end: int, issues: list) -> Decoded:
+def _base64(raw: bytes, start: int, end: int, issues: list[TextIssue]) -> Decoded:
     if end - start <= CHUNK_BYTES:
         if _B64_CLEAN.match(raw, start, end):
             alpha = raw[start:end].translate(None, _NOT_B64)
@@ -116,7 +117,7 @@ def _base64(raw: bytes, start: int, end: int, issues: list) -> Decoded:
     if stop < end:
         if raw[stop:end].strip():
             trailer = raw[stop:end]
-            issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_TEXT_AFTER_BASE64, stop - start, end - stop))
+            issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_TEXT_AFTER_BASE64, stop - start, end - stop))  # type: ignore[arg-type]  # message kind
     n = 0
     if damaged:
         for m in _B64_JUNK.finditer(raw, start, stop):
@@ -147,6 +148,7 @@ def _data_end(raw: bytes, start: int, end: int) -> tuple[int, bool]:
             continue
         if width and pending < 0:  # the common case: lines of the data's width, skipped in C
             run = _full_lines(width).match(raw, pos, min(end, pos + CHUNK_BYTES))
+            assert run is not None  # a starred pattern always matches
             if run.end() > pos:
                 last = run.end() - 1
                 while raw[last - 1] in b"\r \t":
@@ -213,7 +215,7 @@ def _after_line(raw: bytes, last: int, end: int) -> int:
     return end if nl < 0 else nl + 1
 
 
-def _decode_b64(raw: bytes, start: int, end: int, issues: list, n: int) -> bytes:
+def _decode_b64(raw: bytes, start: int, end: int, issues: list[TextIssue], n: int) -> bytes:
     """Decode the alphabet characters of ``raw[start:end]`` in chunks (``n`` issues so far)."""
     out: list[bytes] = []
     carry = b""
@@ -248,7 +250,7 @@ def _decode_b64(raw: bytes, start: int, end: int, issues: list, n: int) -> bytes
     return b"".join(out)
 
 
-def _chunks(raw: bytes, start: int, end: int):
+def _chunks(raw: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Yield ``(start, stop)`` pieces of ``raw[start:end]`` of about :data:`CHUNK_BYTES`, each
     ending at a line end (or at ``end``)."""
     pos = start
@@ -283,7 +285,7 @@ _TRAILING_CRLF = re.compile(rb"\n\r[ \t]+")  # on reversed bytes: white space be
 _TRAILING_LF = re.compile(rb"\n[ \t]+")  # and before a bare LF
 
 
-def _quoted_printable(raw: bytes, start: int, end: int, issues: list) -> bytes:
+def _quoted_printable(raw: bytes, start: int, end: int, issues: list[TextIssue]) -> bytes:
     if raw.find(b"=", start, end) < 0 and not _trailing_space(raw, start, end):
         return raw[start:end]
     n = 0
@@ -325,7 +327,7 @@ _UU_BEGIN = re.compile(rb"^begin[ \t]+([0-7]{3,4})[ \t]+([^\r\n]+?)[ \t]*\r?$", 
 _UU_END = re.compile(rb"^end[ \t]*\r?$", re.M)
 
 
-def _uudecode(raw: bytes, base: int, issues: list) -> tuple[bytes, str | None]:
+def _uudecode(raw: bytes, base: int, issues: list[TextIssue]) -> tuple[bytes, str | None]:
     """Decode the uuencoded block in ``raw`` (``begin`` line optional); ``(data, name)``."""
     m = _UU_BEGIN.search(raw)
     pos, name = (m.end(), m.group(2).decode("utf-8", "replace")) if m is not None else (0, None)
@@ -343,7 +345,7 @@ def _uudecode(raw: bytes, base: int, issues: list) -> tuple[bytes, str | None]:
             except binascii.Error:
                 out += _uu_line(line)
                 if n < MAX_ISSUES_PER_BODY:
-                    issues.append(TextIssue(MessageIssueKind.INVALID_UUENCODE, base + pos, len(line)))
+                    issues.append(TextIssue(MessageIssueKind.INVALID_UUENCODE, base + pos, len(line)))  # type: ignore[arg-type]  # message kind
                     n += 1
         pos = line_end + 1
     return bytes(out), name
@@ -370,7 +372,7 @@ def uu_blocks(data: bytes) -> list[tuple[int, int, str, bytes]]:
     included). A ``begin``
     line without its ``end`` is no block (a sentence can start with "begin 644").
     """
-    out = []
+    out: list[tuple[int, int, str, bytes]] = []
     pos = 0
     while len(out) < MAX_ISSUES_PER_BODY:
         m = _UU_BEGIN.search(data, pos)
@@ -379,7 +381,7 @@ def uu_blocks(data: bytes) -> list[tuple[int, int, str, bytes]]:
         e = _UU_END.search(data, m.end())
         if e is None:
             break
-        found: list = []
+        found: list[TextIssue] = []
         decoded, name = _uudecode(data[m.start():e.end()], m.start(), found)
         if found and len(found) * 2 > data.count(b"\n", m.end(), e.start()):
             pos = m.end()  # mostly not uuencode: text that happens to start with "begin 644"

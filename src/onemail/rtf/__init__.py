@@ -12,6 +12,7 @@ from .encapsulation import (
     encapsulate_html,
     encapsulate_text,
     is_encapsulated,
+    rtf_to_text,
 )
 from .reader import RtfReader
 
@@ -30,4 +31,5 @@ __all__ = [
     "encapsulate_html",
     "encapsulate_text",
     "is_encapsulated",
+    "rtf_to_text",
 ]

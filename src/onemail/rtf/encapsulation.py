@@ -11,10 +11,11 @@ while the code page stays the same and decoded once per run, so that a double-by
 split over ``\\'93\\'fa`` comes out whole and the per-byte work happens inside the codec.
 
 Code pages: each run is decoded by ``DeencapsulationOptions.code_page_decoder`` when given
-(the message layer passes onemail's own charsets), else by CPython's codecs (``cpNNN`` and the
-aliases in ``_CODEC_NAMES``). In the windows-874 and windows-125x code pages the byte values
-CPython leaves undefined map to the C1 control of the same value, as Windows and the WHATWG
-tables do (RT27); cp950 and cp936 pairs CPython lacks are read as Big5-HKSCS and GB18030 (RT37).
+(the message layer passes onemail's own charsets), else by CPython's codecs (the codec the
+charset facts give each code page, else ``cpNNN``). In the windows-874 and windows-125x code
+pages the byte values CPython leaves undefined map to the C1 control of the same value, as
+Windows and the WHATWG tables do (RT27); cp950 and cp936 pairs CPython lacks are read as
+Big5-HKSCS and GB18030 (RT37).
 
 Encapsulation splits the HTML with one regular expression into markup (tags, comments,
 ``<!...>``, ``<?...>``) and text, and spells every character so that de-encapsulation gives
@@ -30,10 +31,12 @@ import re
 import sys
 import threading
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html import unescape as _unescape
+from typing import Any
 
+from ._tables.code_pages import CODEC_NAMES, NOT_BYTE_CODE_PAGES
 from .defects import RtfDefect, RtfDefectKind
 from .reader import (
     DEFAULT_MAX_DEPTH,
@@ -43,7 +46,7 @@ from .reader import (
     T_SYMBOL,
     T_TEXT,
     T_WORD,
-    _scan,
+    scan_tokens,
 )
 
 __all__ = [
@@ -55,17 +58,19 @@ __all__ = [
     "encapsulate_html",
     "encapsulate_text",
     "is_encapsulated",
+    "rtf_to_text",
 ]
 
 #: ``(code_page, data, errors) -> text``: decode ``data`` (bytes) in the Windows code page
 #: ``code_page``; append ``(offset, length)`` (bytes into ``data``) of every sequence that
 #: became U+FFFD to ``errors``; return None when the code page is unknown.
-CodePageDecoder = Callable[[int, bytes, list], "str | None"]
+CodePageDecoder = Callable[[int, bytes, list[tuple[int, int]]], "str | None"]
 
 # ---------------------------------------------------------------------------------------
 # Code pages
 
-# \fcharsetN -> Windows code page (RTF 1.9.1 \fcharset table). 1 (DEFAULT_CHARSET) means the
+# \fcharsetN -> Windows code page (RTF 1.9.1 \fcharset table; a fact of RTF, not of the
+# charsets, so it is not in scripts/data/charsets.toml). 1 (DEFAULT_CHARSET) means the
 # document's code page and is handled by the caller. 2 (SYMBOL_CHARSET, code page 42) is read
 # as windows-1252: the HTML names the symbol font and holds the same byte values as
 # characters (RT23; MSGReader--EmailWith2Attachments, Webdings "P").
@@ -76,17 +81,10 @@ _FCHARSET_CODE_PAGES = {
     186: 1257, 204: 1251, 222: 874, 238: 1250, 254: 437, 255: 850,
 }
 
-# Code pages whose CPython codec is not spelled cpNNN.
-_CODEC_NAMES = {
-    936: "gbk", 1361: "johab", 65001: "utf-8", 20127: "ascii", 20866: "koi8_r",
-    21866: "koi8_u", 54936: "gb18030", 51932: "euc_jp", 20932: "euc_jp", 51949: "euc_kr",
-    50220: "iso2022_jp", 50221: "iso2022_jp_ext", 52936: "hz", 10000: "mac_roman",
-    10006: "mac_greek", 10007: "mac_cyrillic", 10029: "mac_latin2", 10079: "mac_iceland",
-    10081: "mac_turkish", 65000: "utf-7",
-    **{28590 + n: f"iso8859_{n}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16)},
-}
-# UTF-16 and UTF-32 code pages cannot decode the bytes of an 8-bit RTF text run (RT28).
-_NOT_BYTE_CODE_PAGES = frozenset({1200, 1201, 12000, 12001})
+# The CPython codec of each code page (CODEC_NAMES) and the UTF-16/32 code pages that cannot
+# decode an 8-bit text run (NOT_BYTE_CODE_PAGES, RT28) come from the charset facts onemail.text
+# reads too (scripts/data/charsets.toml), through the generated _tables/code_pages.py
+# (scripts/gen/rtf_code_pages.py).
 # Single-byte Windows code pages whose holes are C1 controls in Windows and WHATWG (RT27).
 _C1_HOLE_CODE_PAGES = frozenset({874, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258})
 
@@ -133,9 +131,10 @@ def _record_fallback(exc: UnicodeDecodeError) -> tuple[str, int]:
 
 
 _RECORD_ERRORS_FALLBACK = "onemail.rtf.record-fallback"
-codecs.register_error(_RECORD_ERRORS, _record)
-codecs.register_error(_RECORD_ERRORS_C1, _record_c1)
-codecs.register_error(_RECORD_ERRORS_FALLBACK, _record_fallback)
+# decode error handlers: only decoding calls them, with a UnicodeDecodeError
+codecs.register_error(_RECORD_ERRORS, _record)  # type: ignore[arg-type]
+codecs.register_error(_RECORD_ERRORS_C1, _record_c1)  # type: ignore[arg-type]
+codecs.register_error(_RECORD_ERRORS_FALLBACK, _record_fallback)  # type: ignore[arg-type]
 
 
 def _codec_name(code_page: int) -> str | None:
@@ -144,8 +143,8 @@ def _codec_name(code_page: int) -> str | None:
     except KeyError:
         pass
     name = None
-    if code_page not in _NOT_BYTE_CODE_PAGES:
-        name = _CODEC_NAMES.get(code_page)
+    if code_page not in NOT_BYTE_CODE_PAGES:
+        name = CODEC_NAMES.get(code_page)
         if name is None:
             try:
                 name = codecs.lookup(f"cp{code_page}").name
@@ -155,7 +154,7 @@ def _codec_name(code_page: int) -> str | None:
     return name
 
 
-def cpython_code_page_decoder(code_page: int, data: bytes, errors: list) -> str | None:
+def cpython_code_page_decoder(code_page: int, data: bytes, errors: list[tuple[int, int]]) -> str | None:
     """Decode ``data`` in Windows code page ``code_page`` with CPython's codecs.
 
     The standalone default :data:`CodePageDecoder`. Undecodable sequences become U+FFFD and
@@ -219,7 +218,7 @@ def is_encapsulated(rtf: bytes | bytearray | memoryview) -> str | None:
 
 def _detect(data: bytes) -> str | None:
     count = 0
-    for code, _offset, _length, name, number in _scan(data, DEFAULT_MAX_DEPTH, None):
+    for code, _offset, _length, name, number in scan_tokens(data, DEFAULT_MAX_DEPTH, None):
         if code == T_WORD:
             if name == b"fromhtml" and number == 1:
                 return "html"
@@ -287,6 +286,10 @@ _CHAR_WORDS = {
     b"emspace": "\u2003", b"qmspace": "\u2005", b"zwj": "\u200d", b"zwnj": "\u200c",
     b"ltrmark": "\u200e", b"rtlmark": "\u200f",
 }
+# Words that end a table cell, a row, a section or a page: characters in the plain-text reading
+# of a document (:func:`rtf_to_text`) only, so that de-encapsulation stays as specified.
+_TEXT_CHAR_WORDS = {**_CHAR_WORDS, b"cell": "\t", b"nestcell": "\t", b"row": "\r\n",
+                    b"nestrow": "\r\n", b"sect": "\r\n", b"page": "\r\n"}
 # Control symbols with a character meaning; \_ depends on the mode (RT7, see below).
 _CHAR_SYMBOLS = {b"~": "\u00a0", b"{": "{", b"}": "}", b"\\": "\\"}
 
@@ -312,6 +315,7 @@ _ACTIONS = {
     b"u": _A_UNICODE, b"uc": _A_UC, b"plain": _A_PLAIN, b"fonttbl": _A_FONTTBL,
     b"ansicpg": _A_ANSICPG, b"deff": _A_DEFF,
 }
+_TEXT_ACTIONS = {**_ACTIONS, **dict.fromkeys(_TEXT_CHAR_WORDS.keys() - _CHAR_WORDS.keys(), _A_CHAR)}
 
 
 def deencapsulate(rtf: bytes | bytearray | memoryview,
@@ -339,6 +343,11 @@ def deencapsulate(rtf: bytes | bytearray | memoryview,
     >>> deencapsulate(rb"{\\rtf1\\ansi\\fromtext{\\fonttbl{\\f0 Arial;}}\\f0 caf\\'e9\\par x}").text
     'café\\r\\nx'
     """
+    return _walk(rtf, options, False)
+
+
+def _walk(rtf: bytes | bytearray | memoryview, options: DeencapsulationOptions | None, plain_text: bool) -> Deencapsulation:
+    """The walk of :func:`deencapsulate` (``plain_text=False``) or :func:`rtf_to_text`."""
     if not isinstance(rtf, bytes | bytearray | memoryview):
         raise TypeError(f"rtf must be bytes-like, not {type(rtf).__name__}")
     if options is None:
@@ -348,14 +357,41 @@ def deencapsulate(rtf: bytes | bytearray | memoryview,
     data = rtf if isinstance(rtf, bytes) else bytes(rtf)
     kind = _detect(data) if data[:5] == b"{\\rtf" else None
     defects: list[RtfDefect] = []
-    walker = _Walker(kind == "html", options.code_page_decoder or cpython_code_page_decoder,
-                     defects)
-    text = walker.run(_scan(data, options.max_depth, defects))
+    walker = _Walker(kind == "html" and not plain_text,
+                     options.code_page_decoder or cpython_code_page_decoder, defects,
+                     plain_text=plain_text)
+    text = walker.run(scan_tokens(data, options.max_depth, defects))
     defects.sort(key=lambda d: d.offset)
     return Deencapsulation(kind, text, tuple(defects))
 
 
 _DEFAULT_OPTIONS = DeencapsulationOptions()
+
+
+def rtf_to_text(rtf: bytes | bytearray | memoryview,
+                options: DeencapsulationOptions | None = None) -> Deencapsulation:
+    """Return the plain text of an RTF document as a reader shows it, whatever it encapsulates.
+
+    The walk of :func:`deencapsulate` for a document that encapsulates nothing (RT21), applied
+    to any RTF: ``{\\*\\htmltag}`` groups and the other ignorable destinations are skipped,
+    ``\\htmlrtf`` is ignored (its text is the RTF rendering), ``\\par`` and ``\\line`` give
+    CRLF, ``\\tab`` a TAB; in this reading only, ``\\cell`` and ``\\nestcell`` give a TAB and
+    ``\\row``, ``\\nestrow``, ``\\sect`` and ``\\page`` a CRLF, so that a table row is a line.
+    Code pages, ``\\uN`` and ``\\ucN`` as for :func:`deencapsulate`. For the text of a message
+    body whose RTF is not encapsulated (Outlook's plain RTF bodies); an encapsulated body is
+    better read with :func:`deencapsulate`.
+
+    :param rtf: the RTF, raw bytes (decompressed).
+    :param options: :class:`DeencapsulationOptions`, or None for the defaults.
+    :returns: :class:`Deencapsulation`: ``kind`` as :func:`is_encapsulated` gives it, ``text`` the
+        plain text (str, CRLF line ends), ``defects`` byte offsets into ``rtf``.
+    :issues: as :func:`deencapsulate`.
+    :raises TypeError: ``rtf`` is not bytes-like or ``options`` not DeencapsulationOptions.
+
+    >>> rtf_to_text(rb"{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}\\f0 a\\cell b\\cell\\row c\\'e9\\par}").text
+    'a\\tb\\t\\r\\nc\\xe9\\r\\n'
+    """
+    return _walk(rtf, options, True)
 
 
 def _input_offset(offset: int) -> int:
@@ -374,20 +410,23 @@ class _Walker:
     ``str`` per stretch, not one ``str`` object each. At most one of the two is pending.
     """
 
-    __slots__ = ("html", "decoder", "defects", "out", "fonts", "ansicpg", "charset_cp",
+    __slots__ = ("html", "decoder", "defects", "out", "fonts", "ansicpg", "charset_cp", "char_words", "actions",
                  "deff", "cp_cache", "pend", "segs", "seg_next", "pend_cp",
                  "reported", "high", "units")
 
-    def __init__(self, html: bool, decoder: CodePageDecoder, defects: list) -> None:
+    def __init__(self, html: bool, decoder: CodePageDecoder, defects: list[RtfDefect], *,
+                 plain_text: bool = False) -> None:
         self.html = html
+        self.char_words = _TEXT_CHAR_WORDS if plain_text else _CHAR_WORDS
+        self.actions = _TEXT_ACTIONS if plain_text else _ACTIONS
         self.decoder = decoder
         self.defects = defects
         self.out: list[str] = []
-        self.fonts: dict[int, list] = {}  # font number -> [fcharset or None, cpg or None]
+        self.fonts: dict[int, list[int | None]] = {}  # font number -> [fcharset or None, cpg or None]
         self.ansicpg: int | None = None
         self.charset_cp = 1252
         self.deff = 0
-        self.cp_cache: dict = {}
+        self.cp_cache: dict[int | None, int] = {}
         self.pend = bytearray()  # the pending byte run
         # The map of the run to the input, flat: (run index, input offset) for each stretch,
         # the offset as ~offset for a stretch of \\'hh (4 input bytes per byte); seg_next is
@@ -427,8 +466,8 @@ class _Walker:
         pend = self.pend
         raw = bytes(pend)
         cp = self.pend_cp
-        errors: list = []
-        text = None if cp in _NOT_BYTE_CODE_PAGES else self.decoder(cp, raw, errors)
+        errors: list[tuple[int, int]] = []
+        text = None if cp in NOT_BYTE_CODE_PAGES else self.decoder(cp, raw, errors)
         if text is None:
             if cp not in self.reported:
                 self.reported.add(cp)
@@ -436,11 +475,12 @@ class _Walker:
                                               _input_offset(self.segs[1]), 0))
             fallback = self.doc_cp()
             text = (self.decoder(fallback, raw, errors)
-                    if fallback != cp and fallback not in _NOT_BYTE_CODE_PAGES else None)
+                    if fallback != cp and fallback not in NOT_BYTE_CODE_PAGES else None)
             if text is None:
                 text = self.decoder(1252, raw, errors)
                 if text is None:  # a plugged decoder without windows-1252
                     text = cpython_code_page_decoder(1252, raw, errors)
+        assert text is not None  # CPython has windows-1252
         if errors:
             self._report_bytes(errors)
         self.out.append(text)
@@ -451,7 +491,7 @@ class _Walker:
         self.out.append(self.units.tobytes().decode(_UTF32))
         del self.units[:]
 
-    def _report_bytes(self, errors: list) -> None:
+    def _report_bytes(self, errors: list[tuple[int, int]]) -> None:
         """Map ``(offset, length)`` in the joined run back to input offsets."""
         segs = self.segs
         starts = segs[0::2]
@@ -493,6 +533,7 @@ class _Walker:
         self.seg_next = ~(offset + 4)
 
     def lone_high(self) -> None:
+        assert self.high is not None  # called only with a high surrogate pending
         _unit, offset, length = self.high
         self.high = None
         if self.pend:
@@ -534,12 +575,12 @@ class _Walker:
             self.units.append(unit)
 
     # -- the walk --------------------------------------------------------------------
-    def run(self, tokens) -> str:  # noqa: C901 - one dispatch loop is the fast path
+    def run(self, tokens: Iterable[tuple[int, int, int, Any, Any]]) -> str:  # noqa: C901 - one dispatch loop is the fast path
         html = self.html
-        char_words = _CHAR_WORDS
-        actions = _ACTIONS
+        char_words = self.char_words
+        actions = self.actions
         fonts = self.fonts
-        stack: list[tuple] = []
+        stack: list[tuple[Any, ...]] = []
         suppressed = False
         uc = 1
         font: int | None = None
@@ -708,7 +749,7 @@ _TEXT_HEADER = (
 )
 
 
-class _Escapes(dict):
+class _Escapes(dict[int, str]):
     """``str.translate`` table: each character to its RTF spelling, built on first use.
 
     ASCII printable characters stay; ``\\ { }`` are escaped; TAB is ``\\tab``; other C0
@@ -879,7 +920,7 @@ def _tag_place(place: int, in_body: bool) -> int:
     return 0 if in_body and place in (0, 3) else place
 
 
-def _write_text(out: list, text: str, body: bool, place: int, in_par: bool) -> None:
+def _write_text(out: list[str], text: str, body: bool, place: int, in_par: bool) -> None:
     """Write text between tags: body text as RTF text, other text in htmltag groups."""
     if not body:
         out.append(f"{{\\*\\htmltag{(_OTHER_KIND << 4) | place} {_escape_tag(text)}}}")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from .defects import RtfDefect, RtfDefectKind
 
@@ -87,13 +88,15 @@ def _long_parameter(digits: bytes) -> int:
     return -number if negative else number
 
 
-def _scan(data: bytes, max_depth: int, defects: list | None) -> Iterator[tuple]:
+def scan_tokens(data: bytes, max_depth: int,
+                defects: list[RtfDefect] | None) -> Iterator[tuple[int, int, int, Any, Any]]:
     """Yield ``(code, offset, length, a, b)`` tuples for the tokens of ``data``.
 
     ``a``/``b`` are: text -> (bytes, None); word -> (name bytes, number or None);
     hex -> (byte value, None); symbol -> (one byte, None); binary -> (bytes, None).
-    Defects are appended to ``defects`` (when not None). Internal fast path shared by
-    :class:`RtfReader` and :func:`onemail.rtf.encapsulation.deencapsulate`.
+    Defects are appended to ``defects`` (when not None). The fast path shared by
+    :class:`RtfReader` and :func:`onemail.rtf.encapsulation.deencapsulate` (the token codes
+    ``T_*`` above); not part of the package face, whose token objects :class:`RtfReader` gives.
     """
     finditer = _TOKEN.finditer
     end = len(data)
@@ -288,7 +291,7 @@ class RtfReader:
         return self._tokens()
 
     def _tokens(self) -> Iterator[Token]:
-        for code, offset, length, a, b in _scan(self._data, self._max_depth, self.defects):
+        for code, offset, length, a, b in scan_tokens(self._data, self._max_depth, self.defects):
             if code == T_TEXT:
                 yield Text(offset, length, a)
             elif code == T_WORD:

@@ -20,12 +20,16 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 
-from .charsets import Charset, decode_unknown, for_label, is_us_ascii_label
+from .charsets import BytesLike, Charset, decode_unknown, for_label, is_us_ascii_label
 from .issues import IssueKind, TextIssue
 
 __all__ = [
+    "SPILL",
     "STATEFUL",
+    "Span",
     "FoldMap",
+    "IssueSpill",
+    "SpanLocator",
     "char_units",
     "charset_arg",
     "close_run",
@@ -34,7 +38,6 @@ __all__ = [
     "escape_spans",
     "high_byte_span",
     "label_info",
-    "locate_in",
     "map_issues",
     "stateful_chunks",
     "unfold",
@@ -46,7 +49,7 @@ __all__ = [
 # Arguments
 
 
-def value_bytes(value, what: str) -> tuple[bytes, int]:
+def value_bytes(value: str | BytesLike, what: str) -> tuple[bytes, int]:
     """Return ``(bytes, mode)``: mode 0 for bytes input, 1 for a ``str`` (``surrogateescape``),
     2 for a ``str`` with other lone surrogates (``surrogatepass``).
 
@@ -64,7 +67,7 @@ def value_bytes(value, what: str) -> tuple[bytes, int]:
     raise TypeError(f"{what} must be str or bytes-like, not {type(value).__name__}")
 
 
-def charset_arg(charset, what: str) -> Charset:
+def charset_arg(charset: str | Charset, what: str) -> Charset:
     """Resolve a charset argument (a label or a :class:`Charset`).
 
     :raises TypeError: ``charset`` is neither (the message names ``what``).
@@ -128,12 +131,13 @@ class FoldMap:
 
     def issues(self, found: Iterable[TextIssue]) -> list[TextIssue]:
         """Return ``found`` with offsets and lengths in the folded input."""
-        out = []
-        for i in found:
-            start = self.source(i.offset)
-            end = self.source(i.offset + i.length - 1) + 1 if i.length > 0 else start
-            out.append(TextIssue(i.kind, start, end - start))
-        return out
+        return [self.map(i) for i in found]
+
+    def map(self, i: TextIssue, shift: int = 0) -> TextIssue:
+        """Return ``i`` with its offset and length in the folded input, ``shift`` added."""
+        start = self.source(i.offset)
+        end = self.source(i.offset + i.length - 1) + 1 if i.length > 0 else start
+        return TextIssue(i.kind, start + shift, end - start)
 
 
 def unfold(data: bytes) -> tuple[bytes, FoldMap | None]:
@@ -176,8 +180,11 @@ def high_byte_span(data: bytes) -> tuple[int, int]:
 
     The span an ``AmbiguousRaw8Bit`` issue covers (T51); ``data`` must hold such a byte.
     """
-    start = _HIGH_BYTE.search(data).start()
-    end = len(data) - _HIGH_BYTE.search(data[::-1]).start()
+    first = _HIGH_BYTE.search(data)
+    last = _HIGH_BYTE.search(data[::-1])
+    assert first is not None and last is not None  # the caller's precondition
+    start = first.start()
+    end = len(data) - last.start()
     return start, end
 
 
@@ -245,13 +252,60 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
         return seg.decode("ascii"), False
     if issues is not None:
         first = seg.find(b"\x1b")
-        last = _ESCAPE.match(seg, seg.rfind(b"\x1b")).end()
+        escape = _ESCAPE.match(seg, seg.rfind(b"\x1b"))
+        assert escape is not None  # the pattern matches at any ESC
+        last = escape.end()
         issues.append(TextIssue(_K_RAW_ISO2022, at + first, last - first))
     return _iso2022_jp().decode(seg, issues, at), True
 
 
 # ---------------------------------------------------------------------------------------------
 # Issues about decoded bytes -> the encoded input
+
+#: Issues an :class:`IssueSpill` holds before it hands them on.
+SPILL = 4096
+
+
+class IssueSpill(list[TextIssue]):
+    """A local issue list (offsets in a decoder's own coordinates) that hands its issues on in
+    batches of :data:`SPILL`, in order, to ``hand_on(batch)``, which maps them to the caller's
+    coordinates and adds them to the caller's list (issue 16: a header of 1 MiB of ``=?`` held
+    half a million issues here before the caller's ``BoundedIssues`` kept 101).
+
+    Mapping each issue on its own (folds, encoded characters, an offset), a batch at a time,
+    gives the caller what mapping the whole list at the end gives, in the same order. Decoders
+    only ``append`` and ``extend`` (ADR 0016); :meth:`spill` hands on what is left, at the end.
+    """
+
+    __slots__ = ("hand_on",)
+
+    def __init__(self, hand_on: Callable[[list[TextIssue]], None]) -> None:
+        super().__init__()
+        self.hand_on = hand_on
+
+    def append(self, issue: TextIssue) -> None:
+        list.append(self, issue)
+        if len(self) >= SPILL:
+            self.spill()
+
+    def extend(self, issues: Iterable[TextIssue]) -> None:
+        if isinstance(issues, list) and len(self) + len(issues) < SPILL:
+            list.extend(self, issues)
+            return
+        for issue in issues:
+            self.append(issue)
+
+    def __iadd__(self, issues: Iterable[TextIssue]) -> IssueSpill:  # type: ignore[override,misc]
+        self.extend(issues)
+        return self
+
+    def spill(self) -> None:
+        """Hand on the issues held (if any) and hold none."""
+        if self:
+            batch = list(self)
+            del self[:]
+            self.hand_on(batch)
+
 
 #: ``(key, start, end)``: the source of one decoded byte; ``key`` says which coordinate
 #: system ``start`` and ``end`` are in.
@@ -261,21 +315,41 @@ Span = tuple[object, int, int]
 Locate = Callable[[list[int]], dict[int, tuple[int, int]]]
 
 
-def locate_in(spans: Iterator[Span], to_source: Callable[[object, int, int], tuple[int, int]]) -> Locate:
-    """A :data:`Locate` that walks ``spans`` (the source of each decoded byte, in order) once."""
+class SpanLocator:
+    """A :data:`Locate` that walks the spans ``make_spans()`` yields (the source of each decoded
+    byte, in order): each call goes on from the byte after the last one it found, so batches of
+    issues in order (an :class:`IssueSpill`) walk the spans once; a call that asks for an
+    earlier byte walks them again from the start."""
 
-    def locate(need: list[int]) -> dict[int, tuple[int, int]]:
+    __slots__ = ("make_spans", "to_source", "spans", "index")
+
+    def __init__(self, make_spans: Callable[[], Iterator[Span]],
+                 to_source: Callable[[object, int, int], tuple[int, int]]) -> None:
+        self.make_spans = make_spans
+        self.to_source = to_source
+        self.spans = make_spans()
+        self.index = 0  # the index of the next span
+
+    def __call__(self, need: list[int]) -> dict[int, tuple[int, int]]:
+        if need[0] < self.index:
+            self.spans, self.index = self.make_spans(), 0
         found: dict[int, tuple[int, int]] = {}
+        to_source = self.to_source
         k = 0
-        for index, (key, s, e) in enumerate(spans):
-            if index == need[k]:
+        n = len(need)
+        index = self.index
+        want = need[0]
+        for key, s, e in self.spans:
+            if index == want:
                 found[index] = to_source(key, s, e)
                 k += 1
-                if k == len(need):
+                if k == n:
+                    index += 1
                     break
+                want = need[k]
+            index += 1
+        self.index = index
         return found
-
-    return locate
 
 
 def map_issues(local: list[TextIssue], locate: Locate, total: int, default: int) -> list[TextIssue]:

@@ -32,9 +32,15 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .issues import IssueKind, TextIssue
+
+if TYPE_CHECKING:
+    from ._codecs import Codec
 
 __all__ = [
     "Charset",
@@ -50,11 +56,14 @@ __all__ = [
     "single_byte_table",
 ]
 
-_codec_cache: dict[str, object] = {}
-_facts = None
+#: What the decoders take as bytes: ``bytes``, ``bytearray`` or ``memoryview`` (not ``str``).
+BytesLike = bytes | bytearray | memoryview
+
+_codec_cache: dict[str, Codec] = {}
+_facts: ModuleType | None = None
 
 
-def _tables():
+def _tables() -> ModuleType:
     """The generated facts module (``_tables/labels.py``), imported on first use."""
     global _facts
     if _facts is None:
@@ -64,7 +73,7 @@ def _tables():
     return _facts
 
 
-def _codec(key: str):
+def _codec(key: str) -> Codec:
     c = _codec_cache.get(key)
     if c is None:
         _name, module, arg = _tables().DECODERS[key]
@@ -85,29 +94,33 @@ class Charset:
 
     __slots__ = ("name", "key", "_c")
 
+    name: str
+    key: str
+    _c: Codec | None
+
     def __init__(self, name: str, key: str) -> None:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "_c", None)
 
-    def __setattr__(self, attr, value):
+    def __setattr__(self, attr: str, value: object) -> NoReturn:
         raise AttributeError("Charset is immutable")
 
     def __repr__(self) -> str:
         return f"<Charset {self.name}>" if self.name == self.key else f"<Charset {self.name} ({self.key})>"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str], Charset], tuple[str, str]]:
         return (_charset, (self.name, self.key))
 
     @property
-    def _codec(self):
+    def _codec(self) -> Codec:
         c = self._c
         if c is None:
             c = _codec(self.key)
             object.__setattr__(self, "_c", c)
         return c
 
-    def decode(self, data, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
+    def decode(self, data: BytesLike, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
         """Decode ``data`` completely; never raises on bad bytes.
 
         Implements the Encoding Standard's decoder for this encoding (spec 000 "Decoding
@@ -166,13 +179,13 @@ def _charset(name: str, key: str) -> Charset:
 _INTERN: dict[tuple[str, str], Charset] = {}
 
 
-def _check_issues(issues) -> None:
+def _check_issues(issues: object) -> None:
     """Raise TypeError unless ``issues`` is a list (or a subclass of one)."""
     if not isinstance(issues, list):
         raise TypeError(f"issues must be a list or None, not {type(issues).__name__}")
 
 
-def _as_bytes(data, what: str) -> bytes:
+def _as_bytes(data: object, what: str) -> bytes:
     if isinstance(data, (bytearray, memoryview)):
         return bytes(data)
     raise TypeError(f"{what} must be bytes-like, not {type(data).__name__}")
@@ -187,6 +200,8 @@ class IncrementalDecoder:
 
     __slots__ = ("charset", "_pending", "_state", "position")
 
+    _state: Any  # the family codec's opaque state
+
     def __init__(self, charset: Charset) -> None:
         self.charset = charset
         self.reset()
@@ -197,7 +212,7 @@ class IncrementalDecoder:
         self._state = None
         self.position = 0
 
-    def decode(self, data, final: bool = False, issues: list[TextIssue] | None = None) -> str:
+    def decode(self, data: BytesLike, final: bool = False, issues: list[TextIssue] | None = None) -> str:
         """Decode the next chunk; bytes of an unfinished sequence are held for the next call.
 
         :param data: the next bytes of the stream.
@@ -216,11 +231,11 @@ class IncrementalDecoder:
         self._pending = buf[used:]
         return text
 
-    def getstate(self) -> tuple[bytes, object]:
+    def getstate(self) -> tuple[bytes, Any]:
         """Return ``(held bytes, family state)``; ``(b"", None)`` right after :meth:`reset`."""
         return self._pending, self._state
 
-    def setstate(self, state: tuple[bytes, object]) -> None:
+    def setstate(self, state: tuple[bytes, Any]) -> None:
         """Restore what :meth:`getstate` returned."""
         self._pending, self._state = state
 
@@ -414,7 +429,8 @@ class DecodeResult:
     issues: tuple[TextIssue, ...]
 
 
-def decode_unknown(data, issues: list[TextIssue] | None = None, offset: int = 0) -> tuple[str, Charset]:
+def decode_unknown(data: BytesLike, issues: list[TextIssue] | None = None,
+                   offset: int = 0) -> tuple[str, Charset]:
     """Decode bytes whose charset is unknown: UTF-8 if valid, else windows-1252.
 
     Implements spec 000 "Decoding details", the unknown-charset rule (ambiguity T1).
@@ -440,7 +456,7 @@ def decode_unknown(data, issues: list[TextIssue] | None = None, offset: int = 0)
         return cs.decode(data, issues, offset), cs
 
 
-def decode(data, label: str | None, *, issues: list[TextIssue] | None = None) -> DecodeResult:
+def decode(data: BytesLike, label: str | None, *, issues: list[TextIssue] | None = None) -> DecodeResult:
     """Decode ``data`` with the charset ``label`` names, or by the unknown-charset rule.
 
     :param data: the bytes.

@@ -19,8 +19,15 @@ from __future__ import annotations
 import codecs
 import encodings
 import functools
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
-from .issues import TextIssue
+from .issues import IssueKind, TextIssue
+
+if TYPE_CHECKING:
+    from .charsets import Charset
+    from .charsets import IncrementalDecoder as _CharsetDecoder
 
 __all__ = ["register", "unregister"]
 
@@ -37,21 +44,22 @@ def _norm(name: str) -> str:
 
 
 @functools.cache  # the names never change: built on the first look-up, not on every new name
-def _names() -> dict[str, object]:
+def _names() -> dict[str, Charset | Literal["imap"]]:
     from . import charsets
 
-    out: dict[str, object] = {}
+    out: dict[str, Charset | Literal["imap"]] = {}
     for cs in charsets.known_charsets():
         out[_norm(cs.key)] = cs
         out.setdefault(_norm(cs.name), cs)
     for cp in charsets.known_code_pages():
-        cs = charsets.for_code_page(cp)
-        out.setdefault(_norm(cs.name), cs)
+        page = charsets.for_code_page(cp)
+        assert page is not None  # one of known_code_pages()
+        out.setdefault(_norm(page.name), page)
     out[_norm("imap-utf-7")] = "imap"
     return out
 
 
-def _search(name: str):
+def _search(name: str) -> codecs.CodecInfo | None:
     if not name.startswith("onemail"):
         return None
     name = _norm(name)
@@ -66,7 +74,9 @@ def _search(name: str):
     return info
 
 
-def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=None):
+def _apply_handler(cs_name: str, data: bytes | bytearray | memoryview, text: str, issues: list[TextIssue],
+                   errors: str, start_offset: int = 0,
+                   locate: Callable[[TextIssue], int] | None = None) -> str:
     """Rebuild ``text`` with the Python error handler ``errors`` applied to each invalid issue.
 
     ``"replace"`` is onemail's native text as it is. Otherwise the U+FFFD of each issue is found
@@ -75,7 +85,8 @@ def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=N
     """
     # only Invalid* issues wrote a U+FFFD (Malformed* ones, such as MalformedImapUtf7 over a
     # decoded run, did not)
-    bad = [i for i in issues if i.kind.value.startswith("Invalid")]
+    invalid = _invalid_kinds()
+    bad = [i for i in issues if i.kind in invalid]
     if not bad or errors == "replace":
         return text
     handler = codecs.lookup_error(errors)
@@ -90,11 +101,16 @@ def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=N
         return text
     pieces = text.split("\ufffd")
     if len(pieces) - 1 != len(bad):
-        at = [locate(i) for i in bad] if locate is not None else []
+        if isinstance(locate, _Locator):
+            at = locate.indexes(bad, text)
+        else:
+            at = [locate(i) for i in bad] if locate is not None else []
         if len(at) != len(bad) or any(text[j:j + 1] != "\ufffd" for j in at):
             raise UnicodeDecodeError(cs_name, bytes(data), bad[0].offset, bad[0].offset + bad[0].length,
                                      bad[0].kind.value + " (text holds a literal U+FFFD; use 'replace')")
         pieces = [text[a + 1:b] for a, b in zip([-1, *at], [*at, len(text)], strict=True)]
+    if errors == "ignore":  # what the "ignore" handler returns for each: nothing
+        return "".join(pieces)
     out = [pieces[0]]
     for issue, piece in zip(bad, pieces[1:], strict=True):
         exc = UnicodeDecodeError(cs_name, bytes(data), issue.offset - start_offset,
@@ -103,6 +119,15 @@ def _apply_handler(cs_name, data, text, issues, errors, start_offset=0, locate=N
         out.append(replacement if isinstance(replacement, str) else replacement.decode("latin-1"))
         out.append(piece)
     return "".join(out)
+
+
+@functools.cache
+def _invalid_kinds() -> frozenset[IssueKind]:
+    """The ``Invalid*`` kinds: each stands for one U+FFFD written."""
+    return frozenset(k for k in IssueKind if k.value.startswith("Invalid"))
+
+
+_UTF8_FFFD = re.compile(b"\xef\xbf\xbd")
 
 
 class _Locator:
@@ -123,16 +148,46 @@ class _Locator:
 
     __slots__ = ("cs", "data", "state", "base", "dec", "fed", "chars")
 
-    def __init__(self, cs, data: bytes, state=None, base: int = 0) -> None:
+    def __init__(self, cs: Charset, data: bytes, state: Any = None, base: int = 0) -> None:
         self.cs, self.data, self.state, self.base = cs, data, state, base
-        self.dec = None
+        self.dec: _CharsetDecoder | None = None
+        self.fed = 0
+        self.chars = 0
+
+    def indexes(self, bad: list[TextIssue], text: str) -> list[int]:
+        """The index in ``text`` (the text of :attr:`data`) of the U+FFFD of each issue of
+        ``bad`` (in input order).
+
+        UTF-8 in one pass: a literal U+FFFD is the bytes ``EF BF BD``, and ``EF`` is a lead byte,
+        which always starts a sequence (after an error too: maximal subparts), so every
+        ``EF BF BD`` of the input is one literal U+FFFD; the U+FFFD of the text, in order, are
+        those and the issues' merged by byte offset (bench/bombs.py codec-literal-fffd: no
+        streaming decode per issue). Other charsets: :meth:`__call__` per issue.
+        """
+        if self.cs.key != "utf-8":
+            return [self(i) for i in bad]
+        base = self.base
+        literal = [m.start() + base for m in _UTF8_FFFD.finditer(self.data)]
+        out: list[int] = []
+        n_literal, n_bad = len(literal), len(bad)
+        li = bi = 0
+        find = text.find
+        j = find("\ufffd")
+        while j >= 0 and bi < n_bad:
+            if li < n_literal and literal[li] < bad[bi].offset:
+                li += 1
+            else:
+                out.append(j)
+                bi += 1
+            j = find("\ufffd", j + 1)
+        return out
 
     def _restart(self) -> None:
         self.dec = self._decoder((b"", self.state), self.base)
         self.fed = 0
         self.chars = 0
 
-    def _decoder(self, state, position: int):
+    def _decoder(self, state: tuple[bytes, Any], position: int) -> _CharsetDecoder:
         dec = self.cs.new_decoder()
         dec.setstate(state)
         dec.position = position
@@ -142,34 +197,36 @@ class _Locator:
         at = issue.offset - self.base
         if self.dec is None or at < self.fed:  # out of order: start again (not seen in practice)
             self._restart()
-        if at > self.fed:
-            self.chars += len(self.dec.decode(self.data[self.fed:at], False))
-            self.fed = at
         dec = self.dec
+        assert dec is not None  # _restart made it
+        if at > self.fed:
+            self.chars += len(dec.decode(self.data[self.fed:at], False))
+            self.fed = at
         tail = self._decoder(dec.getstate(), dec.position).decode(b"", True) if dec.getstate()[0] else ""
         return self.chars + len(tail)
 
 
-def _make_info(target) -> codecs.CodecInfo:
+def _make_info(target: Charset | Literal["imap"]) -> codecs.CodecInfo:
     if target == "imap":
         from . import utf7
 
         name = "onemail-imap-utf-7"
 
-        def decode(data, errors="strict"):
+        def decode_imap(data: bytes, errors: str = "strict") -> tuple[str, int]:
             issues: list[TextIssue] = []
             text = utf7.decode_imap(bytes(data), issues)
             return _apply_handler(name, data, text, issues, errors), len(data)
 
-        def encode(text, errors="strict"):
+        def encode_imap(text: str, errors: str = "strict") -> tuple[bytes, int]:
             return utf7.encode_imap(text), len(text)
 
-        return codecs.CodecInfo(encode, decode, name=name)
+        # the codecs' Buffer argument: bytes-likes, as bytes(data) takes them
+        return codecs.CodecInfo(encode_imap, decode_imap, name=name)  # type: ignore[arg-type]
 
     cs = target
     name = f"onemail-{cs.name}"
 
-    def decode(data, errors="strict"):
+    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
         data = bytes(data)
         if errors == "replace" or len(data) <= _CHUNK:
             issues: list[TextIssue] = []
@@ -179,7 +236,7 @@ def _make_info(target) -> codecs.CodecInfo:
         # In chunks, so that the issues of one chunk at a time exist (streaming equals one-shot
         # decoding); the handler still sees the whole input and offsets into it.
         dec = cs.new_decoder()
-        out = []
+        out: list[str] = []
         for at in range(0, len(data), _CHUNK):
             start = dec.position
             pending, state = dec.getstate()
@@ -190,7 +247,7 @@ def _make_info(target) -> codecs.CodecInfo:
                                       locate=_Locator(cs, pending + chunk, state, start)))
         return "".join(out), len(data)
 
-    def encode(text, errors="strict"):
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
         issues: list[TextIssue] = []
         out = cs.encode(text, issues)
         if issues and errors == "strict":
@@ -199,11 +256,11 @@ def _make_info(target) -> codecs.CodecInfo:
         return out, len(text)
 
     class IncrementalDecoder(codecs.IncrementalDecoder):
-        def __init__(self, errors="strict"):
+        def __init__(self, errors: str = "strict") -> None:
             super().__init__(errors)
             self._dec = cs.new_decoder()
 
-        def decode(self, data, final=False):
+        def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]  # bytes-likes
             issues: list[TextIssue] = []
             start = self._dec.position
             pending, state = self._dec.getstate()
@@ -212,30 +269,30 @@ def _make_info(target) -> codecs.CodecInfo:
             return _apply_handler(name, buf, text, issues, self.errors, start,
                                   locate=_Locator(cs, buf, state, start))
 
-        def reset(self):
+        def reset(self) -> None:
             self._dec.reset()
 
-        def getstate(self):
+        def getstate(self) -> tuple[bytes, int]:
             pending, state = self._dec.getstate()
             return pending, int(state or 0)
 
-        def setstate(self, state):
+        def setstate(self, state: tuple[bytes, int]) -> None:
             pending, flag = state
             self._dec.setstate((pending, flag or None))
 
     class IncrementalEncoder(codecs.IncrementalEncoder):
-        def encode(self, text, final=False):
+        def encode(self, text: str, final: bool = False) -> bytes:
             return encode(text, self.errors)[0]
 
     class StreamReader(codecs.StreamReader):
-        def decode(self, data, errors="strict"):
+        def decode(self, data: bytes, errors: str = "strict") -> tuple[str, int]:
             return decode(data, errors)
 
     class StreamWriter(codecs.StreamWriter):
-        def encode(self, text, errors="strict"):
+        def encode(self, text: str, errors: str = "strict") -> tuple[bytes, int]:
             return encode(text, errors)
 
-    return codecs.CodecInfo(encode, decode, name=name, incrementalencoder=IncrementalEncoder,
+    return codecs.CodecInfo(encode, decode, name=name, incrementalencoder=IncrementalEncoder,  # type: ignore[arg-type]
                             incrementaldecoder=IncrementalDecoder, streamreader=StreamReader,
                             streamwriter=StreamWriter)
 

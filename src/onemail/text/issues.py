@@ -14,7 +14,9 @@ every other kind is plain damage.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, NoReturn
 
 __all__ = ["MAX_ISSUES", "BoundedIssues", "IssueKind", "TextIssue"]
 
@@ -119,7 +121,7 @@ class TextIssue:
 MAX_ISSUES = 100
 
 
-class BoundedIssues(list):
+class BoundedIssues(list[TextIssue]):
     """An issue list that merges runs and keeps at most :attr:`limit` issues (issue 16).
 
     Pass it wherever a decoder takes ``issues``: it is a ``list`` of :class:`TextIssue`, so the
@@ -168,14 +170,14 @@ class BoundedIssues(list):
         #: How many issues (after merging runs) were dropped; 0 while nothing was.
         self.dropped = 0
         # id(kind) -> [end of its last issue, its index in the list, or -1 if it was dropped]
-        self._last: dict = {}
+        self._last: dict[int, list[int]] = {}
         self._span: list[int] | None = None  # [first offset, last end] of the dropped issues
 
     def append(self, issue: TextIssue) -> None:
         """Add one issue (merged into its kind's run, kept, or counted as dropped)."""
         self.add_run(issue.kind, issue.offset, issue.length, issue)
 
-    def extend(self, issues) -> None:
+    def extend(self, issues: Iterable[TextIssue]) -> None:
         """Add each issue of the iterable ``issues`` in turn, as :meth:`append` does.
 
         Another :class:`BoundedIssues` (a trial decode the caller keeps) brings its kept issues
@@ -183,6 +185,7 @@ class BoundedIssues(list):
         """
         if isinstance(issues, BoundedIssues) and issues.dropped:
             self.extend(list.__getitem__(issues, slice(0, issues.limit)))
+            assert issues._span is not None  # noqa: SLF001 - the same class; set when dropped
             start, end = issues._span  # noqa: SLF001 - the same class
             self.dropped += issues.dropped
             if self._span is None:
@@ -199,11 +202,11 @@ class BoundedIssues(list):
         if dirty:
             self._mark()
 
-    def __iadd__(self, issues):
+    def __iadd__(self, issues: Iterable[TextIssue]) -> BoundedIssues:  # type: ignore[override,misc]
         self.extend(issues)
         return self
 
-    def add_run(self, kind, offset: int, length: int, issue: TextIssue | None = None) -> None:
+    def add_run(self, kind: IssueKind, offset: int, length: int, issue: TextIssue | None = None) -> None:
         """Add the errors of one run: the same as appending ``TextIssue(kind, offset, length)``.
 
         :param kind: the issue kind (any of the three vocabularies).
@@ -214,7 +217,7 @@ class BoundedIssues(list):
         if self._add(kind, offset, length, issue):
             self._mark()
 
-    def add_runs(self, kind, runs) -> None:
+    def add_runs(self, kind: IssueKind, runs: Iterable[tuple[int, int]]) -> None:
         """Add ``(offset, length)`` runs of one kind in turn, as :meth:`add_run` does each.
 
         Decoders that find damage in runs call this once per decode (``report`` in
@@ -229,7 +232,7 @@ class BoundedIssues(list):
         if dirty:
             self._mark()
 
-    def _add(self, kind, offset: int, length: int, issue) -> bool:
+    def _add(self, kind: IssueKind, offset: int, length: int, issue: TextIssue | None) -> bool:
         """Add one run; return True when the dropped span changed (``_mark`` is then due)."""
         key = id(kind)  # enum members hash in Python; their identity is what counts here
         last = self._last.get(key)
@@ -241,6 +244,7 @@ class BoundedIssues(list):
                 first = list.__getitem__(self, index).offset
                 list.__setitem__(self, index, TextIssue(kind, first, end - first))
                 return False
+            assert self._span is not None  # a dropped run (index -1) set the span
             if end > self._span[1]:
                 self._span[1] = end
                 return True
@@ -269,6 +273,7 @@ class BoundedIssues(list):
 
     def _mark(self) -> None:
         """Write the ``TooManyIssues`` issue for the dropped span at the end of the list."""
+        assert self._span is not None  # called only after a drop
         start, end = self._span
         final = TextIssue(IssueKind.TOO_MANY_ISSUES, start, end - start)
         if list.__len__(self) > self.limit:
@@ -283,12 +288,12 @@ class BoundedIssues(list):
         self._last = {}
         self._span = None
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[list[TextIssue]], tuple[list[TextIssue]]]:
         # Pickled (and copied) as a plain list of its issues: the runs and the count are a
         # matter of the accumulation, not of the result.
         return (list, (list(self),))
 
-    def _refuse(self, *args, **kwargs):
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("BoundedIssues only grows: use append, extend or add_run")
 
     insert = pop = remove = sort = reverse = __setitem__ = __delitem__ = __imul__ = _refuse

@@ -27,13 +27,17 @@ Implements spec 000 "Encoded words (RFC 2047)". The decoder is one left-to-right
    that are valid UTF-8 is read as UTF-8 with ``AmbiguousAsciiLabelledUtf8``, as the message
    layer reads such a body (M6; ambiguity T81); otherwise the label's decoder (windows-1252, T67).
 
-**Linear time, small memory.** The next ``?=`` and the next line end are found by forward
-searches whose last answer is kept while it still holds (the scan only moves forward), so
-resuming two bytes after a malformed word never rescans the tail: the charset and encoding
-fields are bounded by the next ``?``, and text is only decoded for accepted words, after which
-the scan continues behind them. No regular expression here can backtrack. Adjacent words keep
-their decoded bytes in one buffer and their positions in arrays, and issue offsets are mapped
-back by walking the group's encoded text only when its decoding reported an issue.
+**Linear time, small memory.** One regular expression search finds the next ``=?`` whose
+charset and encoding fields are well formed (rule 2), and matches the common word whole; the
+openers that cannot start a word are skipped in C. The next ``?=`` and the next line end are
+found by forward searches whose last answer is kept while it still holds (the scan only moves
+forward), so resuming two bytes after a malformed word never rescans the tail; text is only
+decoded for accepted words, after which the scan continues behind them. No regular expression
+here can backtrack. Adjacent words keep their decoded bytes in a few joined buffers; issue
+offsets are mapped back (to the encoded characters, through folds) a batch of issues at a time,
+by walking the group's encoded text once, only when its decoding reported an issue, so the
+issues held here are a batch, whatever the caller keeps (issue 16: 1 MiB of ``=?`` held half
+a million issues, 76 MB).
 
 **Offsets.** Issue offsets are bytes into ``value`` plus the ``offset`` argument. For a ``str``
 value, offsets count bytes of its UTF-8 encoding (``surrogateescape``, so a ``str`` made by
@@ -48,10 +52,15 @@ from __future__ import annotations
 import binascii
 import functools
 import re
+from collections.abc import Iterator
+from typing import Any, cast
 
 from ._header import (
     FOLD_STR,
     STATEFUL,
+    FoldMap,
+    IssueSpill,
+    Span,
     char_units,
     charset_arg,
     decode_ascii,
@@ -65,7 +74,7 @@ from ._header import (
     unfold_fast,
     value_bytes,
 )
-from .charsets import Charset, for_label
+from .charsets import BytesLike, Charset, for_label
 from .issues import IssueKind, TextIssue
 
 __all__ = ["decode_text", "decode_value", "encode", "MAX_WORD_LENGTH"]
@@ -79,10 +88,17 @@ _K_B64 = IssueKind.INVALID_BASE64
 _K_QP = IssueKind.INVALID_QUOTED_PRINTABLE
 _K_RAW = IssueKind.AMBIGUOUS_RAW_8BIT
 
-# A well-formed word whose text holds no '?' and no white space: the common case, matched in C.
-# Each class excludes the delimiter that follows it, so the match cannot backtrack; where it
-# fails, _Decoder._word_at applies the general rules.
-_STRICT_WORD = re.compile(rb"=\?([^? \t\r\n]+)\?([BbQq])\?([^? \t\r\n]*)\?=")
+# An opener that starts a word by rule 2 of the module docstring: ``=?``, a charset up to the
+# next ``?`` (non-empty, no white space), an encoding up to the next ``?`` (no white space).
+# Group 3 is set when the text holds no '?' and no white space and ``?=`` follows it: then
+# it is the word's text (the common case, decided in C). Each class excludes the delimiter
+# that follows it, so no match can backtrack; one search finds the next opener that can
+# start a word, skipping all others in C (issue 16: 1 MiB of "=?").
+_CANDIDATE = re.compile(rb"=\?([^? \t\r\n]+)\?([^? \t\r\n]*)\?(?:([^? \t\r\n]*)\?=)?")
+# The same, for an encoding B or Q only: with no issues to report, an opener with another
+# encoding is plain text like any other, so the search skips it too.
+_BQ_CANDIDATE = re.compile(rb"=\?([^? \t\r\n]+)\?([BbQq])\?(?:([^? \t\r\n]*)\?=)?")
+_BQ = frozenset((b"B", b"b", b"Q", b"q"))
 _LINE_END = re.compile(rb"[\r\n]")
 # '=' not followed by two hex digits (fixed-width look-ahead: no backtracking).
 _BAD_QP = re.compile(rb"=(?![0-9A-Fa-f]{2})")
@@ -90,6 +106,8 @@ _HEX = frozenset(b"0123456789ABCDEFabcdef")
 # The base64 alphabet (RFC 4648 §4).
 _B64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64_ALPHABET)
+_NOT_B64 = bytes(b for b in range(256) if b not in _B64_SET)
+_PADDING = re.compile(rb"[^A-Za-z0-9+/]*")
 
 
 
@@ -105,7 +123,8 @@ _COMPACT = 4096
 # Decoding
 
 
-def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None = None,
+def decode_text(value: str | BytesLike, fallback: str | Charset = "windows-1252",
+                issues: list[TextIssue] | None = None,
                 offset: int = 0) -> str:
     """Decode unstructured header text or a phrase, with its RFC 2047 encoded words.
 
@@ -143,7 +162,7 @@ def decode_text(value, fallback="windows-1252", issues: list[TextIssue] | None =
     return decode_value(value, fb, issues, offset)[0]
 
 
-def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None,
+def decode_value(value: str | BytesLike, fallback: Charset, issues: list[TextIssue] | None = None,
                  offset: int = 0) -> tuple[str, int]:
     """Decode as :func:`decode_text` does; also return how many encoded words were decoded.
 
@@ -169,16 +188,27 @@ def decode_value(value, fallback: Charset, issues: list[TextIssue] | None = None
     original = data
     if 10 in data or 13 in data:
         data = unfold_fast(data)
-    local: list[TextIssue] | None = [] if issues is not None else None
+    local: IssueSpill | None = None
+    if issues is not None:
+        folded = len(data) != len(original)
+        folds: list[FoldMap | None] = []  # the fold map, made when the first issue needs it
+
+        def hand_on(batch: list[TextIssue]) -> None:
+            if folded:  # folds were removed: map offsets back
+                if not folds:
+                    folds.append(unfold(original)[1])
+                fold_map = folds[0]
+                assert fold_map is not None  # bytes were removed
+                batch = fold_map.issues(batch)
+            if offset:
+                batch = [TextIssue(i.kind, i.offset + offset, i.length) for i in batch]
+            issues.extend(batch)
+
+        local = IssueSpill(hand_on)
     decoder = _Decoder(data, fallback, mode, local)
     text = decoder.run()
     if local:
-        if len(data) != len(original):  # folds were removed: map offsets back (only now)
-            folds = unfold(original)[1]
-            local = folds.issues(local)
-        if offset:
-            local = [TextIssue(i.kind, i.offset + offset, i.length) for i in local]
-        issues.extend(local)
+        local.spill()
     return text, decoder.words
 
 
@@ -203,7 +233,8 @@ class _Group:
 
     __slots__ = ("cs", "key", "us_ascii", "parts", "buf", "start", "end", "t")
 
-    def __init__(self, cs, key, us_ascii: bool, raw: bytes, start: int, t: int, end: int) -> None:
+    def __init__(self, cs: Charset | None, key: object, us_ascii: bool, raw: bytes, start: int, t: int,
+                 end: int) -> None:
         self.cs = cs
         self.key = key
         self.us_ascii = us_ascii
@@ -231,18 +262,75 @@ class _Group:
         return bytes(self.buf)
 
 
+class _GroupLocator:
+    """``locate(need)`` for :func:`map_issues`: the encoded characters of the decoded bytes
+    ``need`` (ascending) of a group. The group's words are found again from its start, one
+    decoded byte at a time, up to the last byte asked for; the next call goes on from there
+    when it asks for no earlier byte (the batches of an :class:`IssueSpill` come in order), so
+    a group, or one long word, is walked about once (an earlier byte starts the walk again)."""
+
+    __slots__ = ("decoder", "group", "p", "index", "spans")
+
+    def __init__(self, decoder: _Decoder, group: _Group) -> None:
+        self.decoder = decoder
+        self.group = group
+        self._restart()
+
+    def _restart(self) -> None:
+        self.p = self.group.start  # where the next word is looked for
+        self.index = 0  # the index of the next decoded byte
+        self.spans: Iterator[Span] | None = None  # the spans left of the current word
+
+    def __call__(self, need: list[int]) -> dict[int, tuple[int, int]]:
+        decoder = self.decoder
+        data = decoder.data
+        end = self.group.end
+        if need[0] < self.index:  # an earlier byte: from the start again
+            self._restart()
+        found: dict[int, tuple[int, int]] = {}
+        k = 0
+        n = len(need)
+        index = self.index
+        while k < n:
+            spans = self.spans
+            if spans is None:
+                if self.p >= end:
+                    break
+                i = data.find(b"=?", self.p)  # only white space lies between the group's words
+                opener = _CANDIDATE.match(data, i)
+                assert opener is not None  # the group's words are found again where they were
+                _label, enc, t, close, _spaced = decoder._word(opener)
+                spans = self.spans = (_b_spans if enc in b"Bb" else _q_spans)(data, t, close)
+                self.p = close + 2
+            want = need[k]
+            for _key, s, e in spans:
+                if index == want:
+                    found[index] = (s, e)
+                    k += 1
+                    index += 1
+                    if k == n:
+                        break
+                    want = need[k]
+                else:
+                    index += 1
+            else:
+                self.spans = None  # the word is done
+        self.index = index
+        return found
+
+
 class _Decoder:
     """One decode_text run over unfolded bytes (issues use offsets into these bytes)."""
 
     __slots__ = ("data", "fb", "mode", "issues", "out", "chunks", "plain", "words", "_close_q",
                  "_close_r", "_end_q", "_end_r")
 
-    def __init__(self, data: bytes, fb: Charset, mode: int, issues) -> None:
+    def __init__(self, data: bytes, fb: Charset, mode: int, issues: list[TextIssue] | None) -> None:
         self.data = data
         self.fb = fb
         self.mode = mode
         self.issues = issues
-        self.out: list = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
+        self.out: list[str | int] = []  # str pieces, or int indexes into self.plain (undecided 8-bit text)
         self.chunks: list[str] = []  # joined pieces before those of self.out
         self.plain: list[tuple[bytes, int]] = []
         self.words = 0
@@ -252,30 +340,21 @@ class _Decoder:
 
     def run(self) -> str:
         data = self.data
-        find = data.find
         issues = self.issues
         pos = 0  # start of the text not yet emitted
         group: _Group | None = None
-        strict = _STRICT_WORD.match
-        i = find(b"=?")
-        while i >= 0:
-            m = strict(data, i)
-            if m is not None:
-                label, enc = m.group(1, 2)
-                t, close = m.span(3)
-                spaced = False
-            else:
-                word = self._word_at(i)
-                if word is None:
-                    i = find(b"=?", i + 2)
-                    continue
-                if word[0] is None:  # malformed: literal, resume two bytes later
-                    if issues is not None:
-                        issues.append(TextIssue(_K_MALFORMED, i, word[1] - i))
-                    i = find(b"=?", i + 2)
-                    continue
-                label, enc, t, close = word
-                spaced = find(b" ", t, close) >= 0 or find(b"\t", t, close) >= 0
+        # One forward search per opener that can start a word (module docstring, rule 2).
+        search = (_CANDIDATE if issues is not None else _BQ_CANDIDATE).search
+        m = search(data) if b"=?" in data else None
+        while m is not None:
+            i = m.start()
+            word = self._word(m)
+            if word[0] is None:  # malformed: literal, resume two bytes later
+                if issues is not None:
+                    issues.append(TextIssue(_K_MALFORMED, i, word[1] - i))
+                m = search(data, i + 2)
+                continue
+            label, enc, t, close, spaced = word
             end = close + 2
             if group is not None and (pos == i or not data[pos:i].strip(b" \t")):
                 pass  # white space between adjacent encoded words is dropped (RFC 2047 §6.2)
@@ -304,37 +383,31 @@ class _Decoder:
                 group.add(raw, end)
             self.words += 1
             pos = end
-            i = find(b"=?", end)
+            m = search(data, end)
         if group is not None:
             self._flush(group)
         if pos < len(data):
             self._emit_plain(data[pos:], pos)
         return self._finish()
 
-    def _word_at(self, s: int):
-        """Parse a word at ``s``: None (not a word), (None, end) malformed, or the word's fields."""
-        data = self.data
-        q1 = data.find(b"?", s + 2)
-        if q1 < 0:
-            return None
-        charset = data[s + 2:q1]
-        if not charset or _has_ws(charset):
-            return None
-        q2 = data.find(b"?", q1 + 1)
-        if q2 < 0:
-            return None
-        enc = data[q1 + 1:q2]
-        if _has_ws(enc):
-            return None
-        t = q2 + 1
-        if enc not in (b"B", b"b", b"Q", b"q"):
+    def _word(self, m: re.Match[bytes]) -> Any:
+        """The word an opener match (``_CANDIDATE``) starts: ``(None, end)`` when malformed (the
+        issue spans the opener up to ``end``), else ``(charset, encoding, text start, text end,
+        white space in the text)``."""
+        label, enc = m.group(1, 2)
+        if m.start(3) >= 0 and enc in _BQ:  # the common, strict shape
+            t, close = m.span(3)
+            return label, enc, t, close, False
+        t = m.end(2) + 1
+        if enc not in _BQ:
             return (None, t)
         close = self._close_at(t)
         if close < 0:
             return (None, t)
         if self._line_end_at(t) < close:
             return (None, close + 2)
-        return charset, enc, t, close
+        data = self.data
+        return label, enc, t, close, data.find(b" ", t, close) >= 0 or data.find(b"\t", t, close) >= 0
 
     def _close_at(self, t: int) -> int:
         """The first ``?=`` at or after ``t`` (-1: none). The last answer is reused while it
@@ -360,7 +433,13 @@ class _Decoder:
         """Decode one run of adjacent same-charset words (their bytes joined) and emit it."""
         raw = group.joined()
         issues = self.issues
-        found: list[TextIssue] | None = [] if issues is not None else None
+        found: IssueSpill | None = None
+        if issues is not None:
+            # Issues about decoded bytes are mapped to the encoded characters a batch at a time
+            # (a group's bytes may hold an error per byte: issue 16).
+            locate = _GroupLocator(self, group)
+            total, default = len(raw), group.t
+            found = IssueSpill(lambda batch: issues.extend(map_issues(batch, locate, total, default)))
         cs = group.cs
         if cs is not None and not group.us_ascii:
             try:
@@ -372,32 +451,8 @@ class _Decoder:
         else:
             text = decode_bytes(raw, cs, group.us_ascii, found)[0]
         if found:
-            issues.extend(map_issues(found, lambda need: self._locate(group, need), len(raw), group.t))
+            found.spill()
         self._push(text)
-
-    def _locate(self, group: _Group, need: list[int]) -> dict[int, tuple[int, int]]:
-        """The encoded characters of the decoded bytes ``need`` (ascending) of the group: its
-        words are found again from its start, up to the one that holds the last byte asked for."""
-        data = self.data
-        found: dict[int, tuple[int, int]] = {}
-        k = 0
-        index = 0
-        p = group.start
-        while k < len(need) and p < group.end:
-            i = data.find(b"=?", p)
-            m = _STRICT_WORD.match(data, i)
-            if m is not None:
-                t, close = m.span(3)
-                enc = m.group(2)
-            else:
-                _label, enc, t, close = self._word_at(i)
-            for _key, s, e in (_b_spans(data, t, close) if enc in b"Bb" else _q_spans(data, t, close)):
-                while k < len(need) and need[k] == index:
-                    found[index] = (s, e)
-                    k += 1
-                index += 1
-            p = close + 2
-        return found
 
     def _emit_plain(self, seg: bytes, at: int) -> None:
         if seg.isascii():
@@ -412,7 +467,7 @@ class _Decoder:
         if len(out) >= _COMPACT and not self.plain:
             # many small pieces: join them (the text so far is decided), so that a value of a
             # million words and gaps holds a few large strings, not a million small ones
-            self.chunks.append("".join(out))
+            self.chunks.append("".join(cast("list[str]", out)))  # no undecided piece
             out.clear()
 
     def _finish(self) -> str:
@@ -437,16 +492,13 @@ class _Decoder:
                         issues.append(TextIssue(_K_RAW, at + first, end - first))
                     texts.append(self.fb.decode(seg, issues, at))
             out = [texts[p] if type(p) is int else p for p in out]
+        pieces = cast("list[str]", out)  # every undecided piece is decided now
         if self.chunks:
-            return "".join(self.chunks) + "".join(out)
-        return "".join(out)
+            return "".join(self.chunks) + "".join(pieces)
+        return "".join(pieces)
 
 
-def _has_ws(field: bytes) -> bool:
-    return b" " in field or b"\t" in field or b"\r" in field or b"\n" in field
-
-
-def _decode_q(data: bytes, t: int, close: int, issues) -> bytes:
+def _decode_q(data: bytes, t: int, close: int, issues: list[TextIssue] | None) -> bytes:
     """Decode Q text ``data[t:close]`` (RFC 2047 §4.2): ``_`` is a space, ``=XX`` a byte."""
     text = data[t:close]
     if b"=" not in text:
@@ -473,12 +525,12 @@ def _decode_q(data: bytes, t: int, close: int, issues) -> bytes:
     return bytes(out)
 
 
-def _q_spans(data: bytes, t: int, close: int):
+def _q_spans(data: bytes, t: int, close: int) -> Iterator[Span]:
     """Yield ``(None, start, end)``: the input span of each byte :func:`_decode_q` produces."""
     return escape_spans(data, t, close, 0x3D)
 
 
-def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
+def _decode_b(data: bytes, t: int, close: int, issues: list[TextIssue] | None) -> bytes:
     """Decode B text ``data[t:close]`` (RFC 2047 §4.1), keeping every byte that decodes.
 
     Characters outside the alphabet and data after the padding are skipped; missing or wrong
@@ -493,36 +545,29 @@ def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
             return binascii.a2b_base64(text, strict_mode=True)
         except binascii.Error:
             pass
-    # Slow path: positions of the alphabet characters before the first '='.
-    chars = bytearray()
-    posn: list[int] = []
+    # Slow path: the alphabet characters before the first '=' (in C: no per-character list).
     n = len(text)
-    k = 0
-    pad_at = -1
-    while k < n:
-        b = text[k]
-        if b in _B64_SET:
-            chars.append(b)
-            posn.append(k)
-        elif b == 0x3D:
-            pad_at = k
-            break
-        k += 1
+    pad_at = text.find(b"=")
+    body = text if pad_at < 0 else text[:pad_at]
+    chars = body.translate(None, _NOT_B64)
     npad = 0
-    if pad_at >= 0:
-        k = pad_at
-        while k < n and (text[k] == 0x3D or text[k] not in _B64_SET):
-            if text[k] == 0x3D:
-                npad += 1
-            k += 1
+    if pad_at >= 0:  # the '=' up to the next alphabet character
+        padding = _PADDING.match(text, pad_at)
+        assert padding is not None  # a starred pattern always matches
+        npad = padding.group().count(b"=")
     rem = len(chars) % 4
     full = len(chars) - rem
-    out = binascii.a2b_base64(bytes(chars[:full])) if full else b""
+    out = binascii.a2b_base64(chars[:full]) if full else b""
     if rem >= 2:
-        out += binascii.a2b_base64(bytes(chars[full:]) + b"=" * (4 - rem))
+        out += binascii.a2b_base64(chars[full:] + b"=" * (4 - rem))
     if issues is not None:
         if rem:
-            bad, at = rem == 1 or npad != 4 - rem, posn[full]
+            at = len(body)  # the first character of the last, incomplete group
+            for _ in range(rem):
+                at -= 1
+                while body[at] not in _B64_SET:
+                    at -= 1
+            bad = rem == 1 or npad != 4 - rem
         else:
             bad, at = npad > 0, pad_at
         if bad:
@@ -530,7 +575,7 @@ def _decode_b(data: bytes, t: int, close: int, issues) -> bytes:
     return out
 
 
-def _b_spans(data: bytes, t: int, close: int):
+def _b_spans(data: bytes, t: int, close: int) -> Iterator[Span]:
     """Yield ``(None, start, end)`` for each byte :func:`_decode_b` produces: its 4-character
     group (alphabet characters before the first ``=``)."""
     group: list[int] = []
@@ -560,7 +605,7 @@ _NEEDS_ENCODING = re.compile(r"[^\x20-\x7e]|=\?")
 _TOKEN = re.compile(r"[^ ]+")
 
 
-def encode(text: str, charset="utf-8") -> str:
+def encode(text: str, charset: str | Charset = "utf-8") -> str:
     """Encode ``text`` for a header: printable ASCII stays, the rest becomes encoded words.
 
     Implements spec 000 "Encoded words", encode rules (RFC 2047 §5). Text made of printable

@@ -44,11 +44,15 @@ import functools
 import re
 from array import array
 from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ._header import (
     STATEFUL,
     FoldMap,
+    IssueSpill,
+    Span,
+    SpanLocator,
     char_units,
     charset_arg,
     close_run,
@@ -57,13 +61,12 @@ from ._header import (
     escape_spans,
     high_byte_span,
     label_info,
-    locate_in,
     map_issues,
     stateful_chunks,
     unfold,
     value_bytes,
 )
-from .charsets import Charset
+from .charsets import BytesLike, Charset
 from .issues import IssueKind, TextIssue
 from .rfc2047 import decode_value
 
@@ -92,6 +95,16 @@ _K_RAW = IssueKind.AMBIGUOUS_RAW_8BIT
 _K_PCT = IssueKind.INVALID_PERCENT_ESCAPE
 _K_EXT = IssueKind.MALFORMED_EXTENDED_VALUE
 _K_PARAM = IssueKind.MALFORMED_PARAMETER
+_K_MANY = IssueKind.TOO_MANY_ISSUES
+
+
+def _check_max_issues(max_issues: object) -> int | None:
+    """``max_issues`` checked: ``None`` or an int >= 0."""
+    if max_issues is not None and (not isinstance(max_issues, int) or isinstance(max_issues, bool)):
+        raise TypeError(f"max_issues must be an int or None, not {type(max_issues).__name__}")
+    if max_issues is not None and max_issues < 0:
+        raise ValueError(f"max_issues must be >= 0, not {max_issues}")
+    return max_issues
 
 # Entry flags.
 _STAR = 1  # a "*" after the name or section number: percent-encoded
@@ -112,7 +125,10 @@ class DecodedParameter:
     :ivar method: how the value was written: ``"plain"``, ``"encoded-word"`` (a plain value
         holding RFC 2047 encoded words), ``"extended"`` (``name*=``) or ``"continuation"``
         (``name*0``, ``name*1*`` ...).
-    :ivar issues: the issues found while decoding this parameter (a tuple).
+    :ivar issues: the issues found while decoding this parameter (a tuple); with ``max_issues``
+        (:func:`parse_header_params`), the first ``max_issues`` of them and, when there were
+        more, one ``TooManyIssues`` from the smallest offset to the largest end of the others.
+    :ivar dropped: how many issues that ``TooManyIssues`` stands for (0: none was left out).
     """
 
     name: str
@@ -121,6 +137,7 @@ class DecodedParameter:
     language: str | None
     method: str
     issues: tuple[TextIssue, ...]
+    dropped: int = 0
 
 
 def _parse_name(name: str) -> tuple[str, int, int]:
@@ -148,13 +165,59 @@ def _parse_name(name: str) -> tuple[str, int, int]:
 _SECTION_TAIL = re.compile(r"\*([0-9]+)(\*?)\Z", re.ASCII)
 
 
+class _ParamIssues(list[TextIssue]):
+    """The issues of one parameter: each given in the coordinates of the (unfolded) header and
+    kept in the caller's (mapped back through the folds, the offset added); all of them, or with
+    ``limit`` the first ``limit``, the others counted and spanned (the message layer's
+    ``bounded``, per parameter), so that a value of a million bad escapes keeps ``limit``."""
+
+    __slots__ = ("folds", "offset", "limit", "dropped", "first", "last")
+
+    def __init__(self, folds: FoldMap | None, offset: int, limit: int | None) -> None:
+        super().__init__()
+        self.folds, self.offset, self.limit = folds, offset, limit
+        self.dropped = 0
+        self.first = self.last = 0  # smallest offset, largest end of the dropped issues
+
+    def append(self, issue: TextIssue) -> None:
+        if self.folds is not None:
+            issue = self.folds.map(issue, self.offset)
+        elif self.offset:
+            issue = TextIssue(issue.kind, issue.offset + self.offset, issue.length)
+        if self.limit is None or len(self) < self.limit:
+            list.append(self, issue)
+            return
+        end = issue.offset + issue.length
+        if not self.dropped:
+            self.first, self.last = issue.offset, end
+        else:
+            self.first, self.last = min(self.first, issue.offset), max(self.last, end)
+        self.dropped += 1
+
+    def extend(self, issues: Iterable[TextIssue]) -> None:
+        for issue in issues:
+            self.append(issue)
+
+    def parameter(self, name: str, text: str, charset: str | None, language: str | None,
+                  method: str) -> DecodedParameter:
+        """The :class:`DecodedParameter` with these issues."""
+        issues = tuple(self)
+        if self.dropped:
+            issues += (TextIssue(_K_MANY, self.first, self.last - self.first),)
+        return DecodedParameter(name, text, charset, language, method, issues, self.dropped)
+
+
 class ParameterCollector:
     """Accumulate the parameters of one header, then :meth:`resolve` them.
 
     Implements spec 000 "Parameters (RFC 2231)", ParameterCollector.
 
     :param fallback: charset label (or :class:`Charset`) for 8-bit values that are not UTF-8.
-    :raises ValueError: ``fallback`` names no known charset.
+    :param max_issues: keep at most this many issues per parameter (``None``: all), the others
+        counted in :attr:`DecodedParameter.dropped` and spanned by one final ``TooManyIssues``;
+        the issues are made and mapped a batch at a time, so memory follows the bound.
+    :raises TypeError: ``max_issues`` is not an int or ``None``.
+    :raises ValueError: ``fallback`` names no known charset, or ``max_issues`` is negative.
 
     >>> c = ParameterCollector()
     >>> c.add("title*0*", "us-ascii'en'This%20is%20", 0)
@@ -164,10 +227,14 @@ class ParameterCollector:
     """
 
     __slots__ = ("_fallback", "_buf", "_rec", "_base", "_num", "_flags", "_ids", "_spell", "_skips",
-                 "_view")
+                 "_view", "_max_issues", "_folds", "_offset")
 
-    def __init__(self, *, fallback="windows-1252") -> None:
+    def __init__(self, *, fallback: str | Charset = "windows-1252", max_issues: int | None = None) -> None:
         self._fallback = _windows_1252() if fallback == "windows-1252" else charset_arg(fallback, "fallback")
+        self._max_issues = _check_max_issues(max_issues)
+        # parse_header_params: the folds of the header and its offset, applied to every issue
+        self._folds: FoldMap | None = None
+        self._offset = 0
         self._buf = bytearray()  # every value, one after the other
         # per parameter: end of its value in _buf and source offset of the value's first byte
         # (two items each), name id (index into _spell), section key (-1 for a plain name)
@@ -182,7 +249,7 @@ class ParameterCollector:
         self._skips: dict[int, list[int]] = {}
         self._view: memoryview | None = None  # of _buf while resolving
 
-    def add(self, name: str, value, offset: int = 0) -> None:
+    def add(self, name: str, value: str | BytesLike, offset: int = 0) -> None:
         """Add one parameter as written.
 
         :param name: the name as written, with any ``*`` / ``*N`` / ``*N*`` suffix (``str``).
@@ -223,8 +290,13 @@ class ParameterCollector:
         skips = self._skips.get(e)
         return self._rec[2 * e + 1] + k + (bisect_right(skips, k) if skips else 0)
 
-    def _to_source(self, e, start: int, end: int) -> tuple[int, int]:
+    def _to_source(self, e: object, start: int, end: int) -> tuple[int, int]:
+        assert isinstance(e, int)  # the keys of _spans are entry indexes
         return self._pos(e, start), self._pos(e, end - 1) + 1
+
+    def _issues(self) -> _ParamIssues:
+        """A new parameter's issue list."""
+        return _ParamIssues(self._folds, self._offset, self._max_issues)
 
     def _entry_issues(self, e: int, local: list[TextIssue], found: list[TextIssue]) -> None:
         """Append ``local`` (offsets = indexes into value ``e``) with source offsets."""
@@ -244,7 +316,7 @@ class ParameterCollector:
             encoded words in plain values.
         """
         plain: dict[int, int] = {}
-        sections: dict[int, array] = {}
+        sections: dict[int, array[int]] = {}
         for e, (ident, number) in enumerate(zip(self._base, self._num, strict=True)):
             if number < 0:
                 if ident not in plain:
@@ -263,7 +335,7 @@ class ParameterCollector:
             self._view.release()
             self._view = None
 
-    def _resolve(self, plain: dict[int, int], sections: dict[int, array]) -> list[DecodedParameter]:
+    def _resolve(self, plain: dict[int, int], sections: dict[int, array[int]]) -> list[DecodedParameter]:
         if not sections:
             return [self._plain(name, plain[ident]) for ident, name in enumerate(self._spell)]
         out = []
@@ -279,24 +351,39 @@ class ParameterCollector:
         value = self._value(e)
         if value.isascii() and b"=?" not in value and 27 not in value:
             return DecodedParameter(name, value.decode("ascii"), None, None, "plain", ())
-        local: list[TextIssue] = []
+        found = self._issues()
+        local = IssueSpill(lambda batch: self._entry_issues(e, batch, found))
         text, charset, method = self._decode_plain(value, local)
-        found: list[TextIssue] = []
-        self._entry_issues(e, local, found)
-        return DecodedParameter(name, text, charset, None, method, tuple(found))
+        local.spill()
+        return found.parameter(name, text, charset, None, method)
 
     def _decode_plain(self, raw: bytes, local: list[TextIssue]) -> tuple[str, str | None, str]:
         """A value without a declared charset: ``(text, charset name, method)``; issue offsets
         are indexes into ``raw``."""
         if b"=?" in raw:
-            text, words = decode_value(raw, self._fallback, local, 0)
+            # T55 puts one issue before those of the words, known once they are decoded: the
+            # issues are held while they are few (one batch), else the value is decoded again
+            many: list[bool] = []
+            raw8: list[bool] = []
+
+            def overflow(batch: list[TextIssue]) -> None:
+                raw8.append(any(i.kind is _K_RAW for i in batch))
+                many.append(True)
+
+            held = IssueSpill(overflow)
+            text, words = decode_value(raw, self._fallback, held, 0)
+            raw8.append(any(i.kind is _K_RAW for i in held))
             if words:
-                local.insert(0, TextIssue(_K_EW, 0, len(raw)))
+                local.append(TextIssue(_K_EW, 0, len(raw)))
+            if many:
+                decode_value(raw, self._fallback, local, 0)
+            else:
+                local.extend(held)
+            if words:
                 return text, None, "encoded-word"
             if raw.isascii():
                 return text, None, "plain"
-            raw8 = any(i.kind is _K_RAW for i in local)
-            return text, self._fallback.name if raw8 else "utf-8", "plain"
+            return text, self._fallback.name if any(raw8) else "utf-8", "plain"
         text, charset = self._decode_raw(raw, local)
         return text, charset, "plain"
 
@@ -314,12 +401,12 @@ class ParameterCollector:
         local.append(TextIssue(_K_RAW, first, end - first))
         return self._fallback.decode(raw, local, 0), self._fallback.name
 
-    def _extended(self, name: str, entries: array) -> DecodedParameter:
+    def _extended(self, name: str, entries: Sequence[int]) -> DecodedParameter:
         num = self._num
         if any(num[entries[k]] < num[entries[k - 1]] for k in range(1, len(entries))):
             entries = sorted(entries, key=num.__getitem__)  # stable: duplicates keep source order
         flags = self._flags
-        found: list[TextIssue] = []
+        found = self._issues()
         charset_label = None
         language = None
         raw = bytearray()
@@ -344,23 +431,24 @@ class ParameterCollector:
                 _percent_decode(value, start, raw, e, self, found)
             else:
                 raw += value[start:] if start else value
-        raw = bytes(raw)
+        joined = bytes(raw)
         method = "extended" if len(entries) == 1 and not flags[first] & _NUMBERED else "continuation"
-        local: list[TextIssue] = []
+        # issues about the decoded bytes, mapped to the sections' bytes a batch at a time
+        locate = SpanLocator(lambda: self._spans(entries, first_start), self._to_source)
+        total, default = len(joined), self._rec[2 * first + 1]
+        local = IssueSpill(lambda batch: found.extend(map_issues(batch, locate, total, default)))
         if charset_label:
             cs, us_ascii = label_info(charset_label)
-            text, used_cs = decode_bytes(raw, cs, us_ascii, local)
-            used = used_cs.name
+            text, used_cs = decode_bytes(joined, cs, us_ascii, local)
+            used: str | None = used_cs.name
         elif all_literal:  # name*0="...", name*1="...": a plain value in pieces (T87)
-            text, used, _method = self._decode_plain(raw, local)
+            text, used, _method = self._decode_plain(joined, local)
         else:
-            text, used = self._decode_raw(raw, local)
-        if local:
-            locate = locate_in(self._spans(entries, first_start), self._to_source)
-            found.extend(map_issues(local, locate, len(raw), self._rec[2 * first + 1]))
-        return DecodedParameter(name, text, used, language, method, tuple(found))
+            text, used = self._decode_raw(joined, local)
+        local.spill()
+        return found.parameter(name, text, used, language, method)
 
-    def _spans(self, entries, first_start: int):
+    def _spans(self, entries: Sequence[int], first_start: int) -> Iterator[Span]:
         """The source of each decoded byte of the joined sections, in order: ``(entry, start,
         end)`` in value coordinates (``%XX`` is three bytes)."""
         flags = self._flags
@@ -403,7 +491,7 @@ def _percent_decode(value: bytes, start: int, out: bytearray, e: int, collector:
 # Encoding
 
 
-def encode(name: str, value: str, charset="utf-8", part_length: int = 50) -> list[str]:
+def encode(name: str, value: str, charset: str | Charset = "utf-8", part_length: int = 50) -> list[str]:
     """Return the parameter parts to write for ``name`` and ``value``.
 
     Implements spec 000 "Parameters", Rfc2231.Encode (RFC 2231 §3-4): a token value as
@@ -483,8 +571,9 @@ _SIMPLE_PARAM = re.compile(rb'[; \t\r\n]*([^=; \t\r\n("]+)[ \t\r\n]*=[ \t\r\n]*'
                            rb'(?:"([^"\\\r\n]*)"|([^;"() \t\r\n]+))[ \t\r\n]*(?=;|\Z)')
 
 
-def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssue] | None = None,
-                        offset: int = 0) -> tuple[str, list[DecodedParameter]]:
+def parse_header_params(value: str | BytesLike, *, fallback: str | Charset = "windows-1252",
+                        issues: list[TextIssue] | None = None, offset: int = 0,
+                        max_issues: int | None = None) -> tuple[str, list[DecodedParameter]]:
     """Split a ``Content-Type`` / ``Content-Disposition`` value into its main value and parameters.
 
     A tolerant tokenizer (spec 000 "Parameters"; RFC 2045 §5.1, RFC 2231, RFC 5322 §3.2.2):
@@ -514,11 +603,16 @@ def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssu
         :attr:`DecodedParameter.issues`.
     :param offset: byte offset of ``value`` in the caller's buffer, added to every issue (of the
         list and of the parameters).
+    :param max_issues: keep at most this many issues per parameter (``None``: all); the others
+        are counted in :attr:`DecodedParameter.dropped` and spanned by one ``TooManyIssues``
+        at the end of its issues (issue 16: memory then follows the bound, not the damage).
     :returns: ``(main value, parameters)``: the main value (``"text/plain"``) stripped of white
         space and comments, as written; the resolved parameters in order of first appearance.
         Issue offsets are exact bytes into ``value`` (plus ``offset``), through folds and
         backslash escapes.
-    :raises TypeError: ``value`` is not str or bytes-like, or ``offset`` is not an int.
+    :raises TypeError: ``value`` is not str or bytes-like, or ``offset`` or ``max_issues`` is
+        not an int.
+    :raises ValueError: ``max_issues`` is negative.
 
     >>> main, params = parse_header_params('text/plain; charset="utf-8"; name*=utf-8\\'\\'%E2%82%AC')
     >>> main, [(p.name, p.value) for p in params]
@@ -530,8 +624,15 @@ def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssu
     if issues is not None and not isinstance(issues, list):
         raise TypeError(f"issues must be a list or None, not {type(issues).__name__}")
     data, folds = unfold(raw) if (10 in raw or 13 in raw) else (raw, None)
-    collector = ParameterCollector(fallback=fallback)
-    problems: list[TextIssue] = []
+    collector = ParameterCollector(fallback=fallback, max_issues=max_issues)
+    collector._folds, collector._offset = folds, offset  # every issue mapped as it is made
+
+    def hand_on(batch: list[TextIssue]) -> None:
+        if issues is not None:
+            issues.extend([folds.map(i, offset) for i in batch] if folds is not None else
+                          [TextIssue(i.kind, i.offset + offset, i.length) for i in batch] if offset else batch)
+
+    problems = IssueSpill(hand_on)  # the list's own issues (T86), handed on in batches
     k, main = _read_main(data, problems)
     n = len(data)
     simple = _SIMPLE_PARAM.match
@@ -549,7 +650,9 @@ def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssu
         if k >= n:
             break
         s = k
-        k = _NAME.match(data, k).end()
+        name_match = _NAME.match(data, k)
+        assert name_match is not None  # a starred pattern always matches
+        k = name_match.end()
         name = data[s:k]
         k2 = _skip(data, k, _WS, problems)
         if not name or k2 >= n or data[k2] != 0x3D:
@@ -579,22 +682,8 @@ def parse_header_params(value, *, fallback="windows-1252", issues: list[TextIssu
             continue
         add(name.decode("utf-8", "surrogateescape"), val, voff, skips)
     params = collector.resolve()
-    if folds is not None or offset:
-        params = [_shift(p, folds, offset) for p in params]
-    if issues is not None and problems:
-        if folds is not None:
-            problems = folds.issues(problems)
-        issues.extend(TextIssue(i.kind, i.offset + offset, i.length) for i in problems)
+    problems.spill()
     return main, params
-
-
-def _shift(p: DecodedParameter, folds: FoldMap | None, offset: int) -> DecodedParameter:
-    if not p.issues:
-        return p
-    found = folds.issues(p.issues) if folds is not None else p.issues
-    if offset:
-        found = [TextIssue(i.kind, i.offset + offset, i.length) for i in found]
-    return DecodedParameter(p.name, p.value, p.charset, p.language, p.method, tuple(found))
 
 
 def _rstrip(data: bytes, start: int, end: int) -> int:
@@ -682,6 +771,7 @@ def _read_main(data: bytes, problems: list[TextIssue]) -> tuple[int, str]:
             k = j
         else:
             m = _MAIN_TOKEN.match(data, k)
+            assert m is not None  # data[k] is none of the bytes handled above
             out.append(m.group())
             k = m.end()
     return k, b"".join(out).decode("utf-8", "surrogateescape").strip()
@@ -802,7 +892,9 @@ def _value_end(data: bytes, k: int) -> int:
         p = m.start()
         if data[p] == 0x3B:
             return p
-        w = _WS_RUN.match(data, p).end()
+        ws = _WS_RUN.match(data, p)
+        assert ws is not None  # a starred pattern always matches
+        w = ws.end()
         if w < n and _looks_like_param(data, w):
             return w
         j = w

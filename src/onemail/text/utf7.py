@@ -50,8 +50,12 @@ import re
 from binascii import a2b_base64, b2a_base64
 from bisect import bisect_right
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from .issues import IssueKind, TextIssue
+
+if TYPE_CHECKING:
+    from .charsets import BytesLike
 
 __all__ = ["Utf7Codec", "codec", "decode", "decode_imap", "encode", "encode_imap"]
 
@@ -66,6 +70,7 @@ _RUN_B = re.compile(rb"\+([A-Za-z0-9+/]*)(-?)")
 _IMAP_RUN = re.compile(rb"&([A-Za-z0-9+,]*)(-?)")
 _B64_PREFIX = re.compile(rb"[A-Za-z0-9+/]*")
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 _IMAP_BAD_DIRECT = re.compile(rb"[^\x20-\x7e]")
 
 # Value of each base64 character (both alphabets; "," is IMAP's "/").
@@ -86,7 +91,7 @@ def _unit_span(j: int) -> tuple[int, int]:
 
 
 def _decode_run(chars: bytes, start: int, pending: int, closed: bool, kind: IssueKind,
-                issues: list | None, offset: int) -> tuple[str, int]:
+                issues: list[TextIssue] | None, offset: int) -> tuple[str, int]:
     """Decode the base64 characters ``chars`` of one run (standard alphabet).
 
     :param start: byte offset of ``chars[0]`` in the caller's data.
@@ -117,7 +122,7 @@ def _decode_run(chars: bytes, start: int, pending: int, closed: bool, kind: Issu
 
 
 def _decode_units(raw: bytes, start: int, pending: int, closed: bool, kind: IssueKind,
-                  issues: list | None, offset: int) -> tuple[str, int]:
+                  issues: list[TextIssue] | None, offset: int) -> tuple[str, int]:
     """Slow path of :func:`_decode_run`: one code unit at a time, reporting lone surrogates."""
     out: list[str] = []
     nunits = len(raw) // 2
@@ -145,27 +150,28 @@ def _decode_units(raw: bytes, start: int, pending: int, closed: bool, kind: Issu
     return "".join(out), high
 
 
-def _bad(j: int, start: int, kind, issues, offset, out) -> None:
+def _bad(j: int, start: int, kind: IssueKind, issues: list[TextIssue] | None, offset: int,
+         out: list[str]) -> None:
     if issues is not None:
         first, count = _unit_span(j)
         issues.append(TextIssue(kind, offset + start + first, count))
     out.append("\ufffd")
 
 
-def _direct(data: bytes, start: int, end: int, issues: list | None, offset: int) -> str:
+def _direct(data: bytes, start: int, end: int, issues: list[TextIssue] | None, offset: int) -> str:
     """Decode direct-mode UTF-7 bytes ``data[start:end]``: ASCII, U+FFFD for bytes >= 0x80."""
     seg = data[start:end]
     try:
         return seg.decode("ascii")
     except UnicodeDecodeError:
         pass
-    if issues is not None:
-        issues.extend(TextIssue(_INVALID, offset + start + m.start(), 1)
-                      for m in _HIGH_BYTE.finditer(seg))
+    if issues is not None:  # one record per run of 8-bit bytes (each byte is one error)
+        report([(m.start(), 1, m.end() - m.start()) for m in _HIGH_RUN.finditer(seg)], _INVALID,
+               issues, offset + start)
     return seg.decode("ascii", "replace")
 
 
-def _decode_all(data: bytes, issues: list | None, offset: int) -> str:
+def _decode_all(data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
     """One-shot UTF-7 decoding (final input, initial state).
 
     Undamaged input goes to CPython's C codec (see the module docstring). Otherwise the input is
@@ -185,6 +191,10 @@ def _decode_all(data: bytes, issues: list | None, offset: int) -> str:
         # drops it). Pinned in tests/stdlib_assumptions/test_utf7_cpython.py.
         if not data.endswith(b"+") and (text.isascii() or _no_surrogates(text)):
             return text
+    if len(data) > BOUNDED_CHUNK and type(issues) is not list:
+        # an accumulator, or no issues: in chunks, so that the parts, runs and issues of one
+        # chunk exist at a time (issue 16: 8 MB of "+A-" held some 300 MB of parts)
+        return decode_in_chunks(_CODEC, data, issues, offset)
     parts = _RUN_SPLIT.split(data)
     runs = parts[1::2]
     decoded = list(map(_cache.get, runs))
@@ -237,7 +247,7 @@ def _no_surrogates(text: str) -> bool:
     return True
 
 
-def _decode_chunk(data: bytes, issues: list | None, offset: int, final: bool,
+def _decode_chunk(data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
                   state: int | None) -> tuple[str, int, int | None]:
     """Streaming UTF-7 decoding; see the module docstring for ``state``."""
     out: list[str] = []
@@ -245,7 +255,9 @@ def _decode_chunk(data: bytes, issues: list | None, offset: int, final: bool,
     size = len(data)
     if state:
         pending = 0xD800 + (state >> 2) if state & 2 else 0
-        chars = _B64_PREFIX.match(data).group()
+        prefix = _B64_PREFIX.match(data)
+        assert prefix is not None  # a starred pattern always matches
+        chars = prefix.group()
         n = len(chars)
         if n == size and not final:
             k = n - n % 8
@@ -299,7 +311,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _IMAP_SPECIAL = re.compile("([^\x20-\x7e]+)|&")
 
 
-def _replace_surrogates(text: str, issues: list | None) -> str:
+def _replace_surrogates(text: str, issues: list[TextIssue] | None) -> str:
     if text.isascii():
         return text
     try:
@@ -317,7 +329,7 @@ def _b64(run: str) -> bytes:
     return b2a_base64(run.encode("utf-16-be"), newline=False).rstrip(b"=")
 
 
-def encode(text: str, issues: list | None = None) -> bytes:
+def encode(text: str, issues: list[TextIssue] | None = None) -> bytes:
     """Encode ``text`` as UTF-7 (RFC 2152), the direct set of spec 000.
 
     :param text: the ``str`` to encode.
@@ -381,7 +393,7 @@ def encode_imap(text: str) -> bytes:
         raise TypeError(f"text must be str, not {type(text).__name__}")
     text = _replace_surrogates(text, None)
 
-    def run(m: re.Match) -> str:
+    def run(m: re.Match[str]) -> str:
         r = m.group(1)
         if r is None:
             return "&-"
@@ -390,7 +402,7 @@ def encode_imap(text: str) -> bytes:
     return _IMAP_SPECIAL.sub(run, text).encode("ascii")
 
 
-def decode_imap(data, issues: list | None = None, offset: int = 0) -> str:
+def decode_imap(data: BytesLike, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
     """Decode IMAP modified UTF-7 (RFC 3501 section 5.1.3), e.g. a mailbox name.
 
     Implements spec 000 "UTF-7 and IMAP modified UTF-7"; never raises on bad bytes.
@@ -440,7 +452,7 @@ def decode_imap(data, issues: list | None = None, offset: int = 0) -> str:
     return "".join(out)
 
 
-def _imap_direct(data: bytes, start: int, end: int, issues: list | None, offset: int) -> str:
+def _imap_direct(data: bytes, start: int, end: int, issues: list[TextIssue] | None, offset: int) -> str:
     seg = data[start:end]
     if _IMAP_BAD_DIRECT.search(seg) is None:
         return seg.decode("ascii")
@@ -450,7 +462,7 @@ def _imap_direct(data: bytes, start: int, end: int, issues: list | None, offset:
     return "".join(chr(b) if 0x20 <= b <= 0x7E else "\ufffd" for b in seg)
 
 
-def _bytes(data) -> bytes:
+def _bytes(data: object) -> bytes:
     if isinstance(data, bytes):
         return data
     if isinstance(data, (bytearray, memoryview)):
@@ -458,7 +470,7 @@ def _bytes(data) -> bytes:
     raise TypeError(f"data must be bytes-like, not {type(data).__name__}")
 
 
-def decode(data, issues: list | None = None, offset: int = 0) -> str:
+def decode(data: BytesLike, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
     """Decode UTF-7 (RFC 2152); never raises on bad bytes.
 
     Implements spec 000 "UTF-7 and IMAP modified UTF-7". Same as
@@ -482,7 +494,7 @@ def decode(data, issues: list | None = None, offset: int = 0) -> str:
 # ---------------------------------------------------------------------------------------------
 # The Codec face (onemail.text._codecs protocol)
 
-from ._codecs import Codec  # noqa: E402
+from ._codecs import BOUNDED_CHUNK, Codec, State, decode_in_chunks, report  # noqa: E402
 
 
 class Utf7Codec(Codec):
@@ -491,14 +503,18 @@ class Utf7Codec(Codec):
     __slots__ = ()
     invalid_kind = _INVALID
 
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         return _decode_all(data, issues, offset)
 
-    def decode_chunk(self, data, issues, offset, final, state):
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
         return _decode_chunk(data, issues, offset, final, state)
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         return encode(text, issues)
+
+
+_CODEC = Utf7Codec("utf-7")
 
 
 def codec(key: str) -> Utf7Codec:

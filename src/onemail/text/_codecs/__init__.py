@@ -30,12 +30,23 @@ from __future__ import annotations
 import codecs
 import re
 import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ..issues import IssueKind, TextIssue
 
-__all__ = ["Codec", "recording", "report", "RECORD", "RECORD_ENCODE"]
+__all__ = ["Codec", "recording", "report", "decode_bounded", "decode_in_chunks", "RECORD",
+           "RECORD_ENCODE"]
 
 _local = threading.local()
+
+#: An error record (module docstring): ``(offset, length)`` of one error, or
+#: ``(offset, width, count)`` of ``count`` adjacent errors of ``width`` bytes each.
+ErrorRecord = tuple[int, int] | tuple[int, int, int]
+#: The opaque streaming state of a family (``None`` at the start; module docstring).
+State = Any
+#: A codec error handler: the replacement and where to go on.
+_Handler = Callable[[UnicodeError], tuple[str, int]]
 
 RECORD = "onemail.record"
 """Name of the decode error handler that records each error span and writes U+FFFD."""
@@ -43,7 +54,7 @@ RECORD_ENCODE = "onemail.record-encode"
 """Name of the encode error handler that records each unencodable span and writes ``?``."""
 
 
-def _record_decode(exc: UnicodeError):
+def _record_decode(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeDecodeError):
         raise exc
     spans = _local.spans
@@ -53,7 +64,7 @@ def _record_decode(exc: UnicodeError):
     return ("\ufffd", exc.end)
 
 
-def _run_recorder(lone: bytes, width: int):
+def _run_recorder(lone: bytes, width: int) -> _Handler:
     """Return a decode error handler that records the error, then the run of ``lone`` units.
 
     ``lone`` is a regex of one unit that is an error whatever comes before or after it; such
@@ -61,7 +72,7 @@ def _run_recorder(lone: bytes, width: int):
     """
     match = re.compile(b"(?:" + lone + b")*+").match  # possessive: no backtracking stack
 
-    def handler(exc: UnicodeError):
+    def handler(exc: UnicodeError) -> tuple[str, int]:
         if not isinstance(exc, UnicodeDecodeError):
             raise exc
         spans = _local.spans
@@ -69,7 +80,9 @@ def _run_recorder(lone: bytes, width: int):
         spans.append((start, end - start))
         if len(spans) >= _FLUSH:
             _flush(spans)
-        count = (match(exc.object, end).end() - end) // width
+        found = match(exc.object, end)
+        assert found is not None  # a starred pattern always matches
+        count = (found.end() - end) // width
         if not count:
             return ("\ufffd", end)
         spans.append((end, width, count))
@@ -78,7 +91,7 @@ def _run_recorder(lone: bytes, width: int):
     return handler
 
 
-def _record_encode(exc: UnicodeError):
+def _record_encode(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
     _local.spans.append((exc.start, exc.end))
@@ -120,17 +133,18 @@ class recording:  # noqa: N801 - used as a context manager, like a function
 
     __slots__ = ("spans", "sink", "_saved")
 
-    def __init__(self, issues=None, kind=None, offset: int = 0) -> None:
+    def __init__(self, issues: list[TextIssue] | None = None, kind: IssueKind | None = None,
+                 offset: int = 0) -> None:
         add_runs = getattr(issues, "add_runs", None)
         self.sink = None if add_runs is None else (add_runs, kind, offset)
 
-    def __enter__(self) -> list:
+    def __enter__(self) -> list[Any]:
         self._saved = (getattr(_local, "spans", None), getattr(_local, "sink", None))
         self.spans = _local.spans = []
         _local.sink = self.sink
         return self.spans
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _local.spans, _local.sink = self._saved
 
 
@@ -138,7 +152,7 @@ class recording:  # noqa: N801 - used as a context manager, like a function
 _FLUSH = 4096
 
 
-def _flush(spans: list) -> None:
+def _flush(spans: list[ErrorRecord]) -> None:
     sink = _local.sink
     if sink is not None:
         add_runs, kind, offset = sink
@@ -146,7 +160,7 @@ def _flush(spans: list) -> None:
         spans.clear()
 
 
-def report(records, kind: IssueKind, issues: list, offset: int) -> None:
+def report(records: Iterable[ErrorRecord], kind: IssueKind, issues: list[TextIssue], offset: int) -> None:
     """Add the errors of ``records`` (module docstring) to ``issues``, ``offset`` added.
 
     A list gets one ``TextIssue(kind, offset + o, length)`` per error, in order. An issue list
@@ -170,7 +184,7 @@ def report(records, kind: IssueKind, issues: list, offset: int) -> None:
     add_runs(kind, _runs(records, offset))
 
 
-def _runs(records, offset: int):
+def _runs(records: Iterable[ErrorRecord], offset: int) -> Iterator[tuple[int, int]]:
     """Yield ``(offset, length)`` of each run of adjacent errors in ``records``."""
     start = end = -1
     for r in records:
@@ -189,7 +203,7 @@ def _runs(records, offset: int):
         yield start, end - start
 
 
-def encode_with(codec_name: str, text: str, issues: list | None) -> bytes:
+def encode_with(codec_name: str, text: str, issues: list[TextIssue] | None) -> bytes:
     """Encode ``text`` with a Python codec, ``?`` plus ``Unencodable`` for what it lacks."""
     try:
         return text.encode(codec_name)
@@ -205,6 +219,47 @@ def encode_with(codec_name: str, text: str, issues: list | None) -> bytes:
     return out
 
 
+#: Bytes per chunk when a family that keeps records of its own decodes for an accumulator
+#: (:func:`decode_bounded`): at most one record per byte of a chunk exists at a time (a few MB).
+BOUNDED_CHUNK = 1 << 16
+
+
+def decode_bounded(codec: Codec, data: bytes, issues: list[TextIssue] | None, offset: int) -> str | None:
+    """One-shot decoding through ``decode_chunk`` in chunks of :data:`BOUNDED_CHUNK` bytes, when
+    ``issues`` is an accumulator (a ``list`` subclass such as
+    :class:`~onemail.text.issues.BoundedIssues`) and ``data`` is longer than a chunk; else
+    ``None`` (the caller decodes in one piece).
+
+    The families whose one-shot decoding holds an error record or issue per error before it
+    reports (the CJK handler pass, ISO-2022, HZ, UTF-7, Johab: issue 16, 10 MB of ``81 20``
+    as Shift_JIS held 4.5 GB of records) call this first, so their own memory follows one
+    chunk. Streaming equals one-shot decoding at every split (tests/properties), so the text
+    and the issues, in order, are what one piece gives; a plain list keeps the one-piece path.
+    """
+    if issues is None or type(issues) is list or len(data) <= BOUNDED_CHUNK:
+        return None
+    return decode_in_chunks(codec, data, issues, offset)
+
+
+def decode_in_chunks(codec: Codec, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
+    """One-shot decoding of ``data`` through ``codec.decode_chunk`` in chunks of
+    :data:`BOUNDED_CHUNK` bytes (what :class:`~onemail.text.charsets.IncrementalDecoder` does):
+    the same text and issues as one piece, with the family's own memory of one chunk."""
+    n = len(data)
+    out = []
+    pending = b""
+    state = None
+    position = offset  # stream offset of pending[0]
+    for at in range(0, n, BOUNDED_CHUNK):
+        chunk = data[at:at + BOUNDED_CHUNK]
+        buf = pending + chunk if pending else chunk
+        text, used, state = codec.decode_chunk(buf, issues, position, at + BOUNDED_CHUNK >= n, state)
+        out.append(text)
+        position += used
+        pending = buf[used:]
+    return "".join(out)
+
+
 class Codec:
     """Base class of the family codecs (see the module docstring for the protocol)."""
 
@@ -216,14 +271,15 @@ class Codec:
     def __init__(self, key: str) -> None:
         self.key = key
 
-    def decode(self, data: bytes, issues: list | None, offset: int) -> str:
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         text, _, _ = self.decode_chunk(data, issues, offset, True, None)
         return text
 
-    def decode_chunk(self, data, issues, offset, final, state):  # pragma: no cover - abstract
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def encode(self, text: str, issues: list | None) -> bytes:  # pragma: no cover - abstract
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def __repr__(self) -> str:

@@ -121,9 +121,11 @@ import codecs
 import functools
 import re
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, report
+from . import Codec, ErrorRecord, State, decode_bounded, report
 
 __all__ = ["CjkCodec"]
 
@@ -133,7 +135,7 @@ HANDLER = "onemail.cjk-reference"
 _local = threading.local()
 
 
-def _reference_handler(exc: UnicodeError):
+def _reference_handler(exc: UnicodeError) -> tuple[str, int]:
     job = getattr(_local, "job", None)
     if job is None or not isinstance(exc, UnicodeDecodeError):
         raise exc
@@ -161,7 +163,7 @@ STOP = "onemail.cjk-stop"
 """Name of the decode error handler that ends a decode at its first error (step 3b)."""
 
 
-def _stop_handler(exc: UnicodeError):
+def _stop_handler(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeDecodeError):
         raise exc
     _local.stop = exc.start
@@ -187,12 +189,13 @@ _LONE_RUN = 16
 
 
 @functools.cache
-def _repeat(byte: bytes) -> re.Pattern:
+def _repeat(byte: bytes) -> re.Pattern[bytes]:
     """The regex of a run of ``byte`` (one byte)."""
     return re.compile(re.escape(byte) + b"+")
 
 
-def _accept(data, text, fixups, suspects):
+def _accept(data: bytes, text: str, fixups: tuple[tuple[str, str], ...],
+            suspects: tuple[tuple[str, tuple[bytes, ...]], ...]) -> str | None:
     """Return the standard's text for ``data`` given a C codec's ``text``, or ``None``.
 
     ``None`` when a suspect unit may have been decoded (its character is in ``text`` and its
@@ -208,7 +211,7 @@ def _accept(data, text, fixups, suspects):
     return _fix(text, fixups) if fixups else text
 
 
-def _fix(text, fixups):
+def _fix(text: str, fixups: tuple[tuple[str, str], ...]) -> str:
     """Replace each fix-up character (one only the C codec outputs) by the standard's text."""
     for c, r in fixups:
         if text.find(c) >= 0:
@@ -236,7 +239,20 @@ class CjkCodec(Codec):
     #: first byte must be a fix-up, whose character is looked for in the text)
     scan_leads = b""
 
-    def __init__(self, key: str, tables: tuple | None = None) -> None:
+    # The lazily loaded tables and fast-path pieces (tuples of codecs, regexes and tables whose
+    # layout _fast_path documents); set once, read on the hot path.
+    _t: Any
+    _fast: Any
+    _checks: tuple[tuple[str, ...], ...]
+    _scans: tuple[Any, ...]
+    _incremental: tuple[Any, ...]
+    _enc: _EncodeMap | None
+    _rev: dict[int, int] | None
+    _encode_fast: Any
+    _lone: Callable[[bytes, int], re.Match[bytes] | None]
+    _lone_runs: re.Pattern[bytes]
+
+    def __init__(self, key: str, tables: tuple[Any, ...] | None = None) -> None:
         super().__init__(key)
         self._t = tables
         self._fast = None
@@ -245,17 +261,17 @@ class CjkCodec(Codec):
         self._encode_fast = None
 
     # -- tables -----------------------------------------------------------------------------
-    def _load_tables(self) -> tuple:  # pragma: no cover - abstract
+    def _load_tables(self) -> tuple[Any, ...]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     @property
-    def tables(self) -> tuple:
-        t = self._t
+    def tables(self) -> tuple[Any, ...]:
+        t: tuple[Any, ...] | None = self._t
         if t is None:
             t = self._t = self._load_tables()
         return t
 
-    def _fast_path(self):
+    def _fast_path(self) -> Any:
         """Load ``(strict stages, last codec, fix-ups, suspects, boundary search, table)``."""
         f = self._fast
         if f is None:
@@ -269,12 +285,12 @@ class CjkCodec(Codec):
             self._checks = tuple(tuple(f) + tuple(s) for _, f, s in FAST[self.fast_key])
             rx = re.compile(self.boundary)
             table = bytes(rx.match(bytes((b,))) is not None for b in range(256))
-            scan = BYTE_SCAN.get(self.fast_key)
+            scan: Any = BYTE_SCAN.get(self.fast_key)
             if scan is not None:  # step 3a, for the last (here: only) stage
                 lengths, units = scan
                 fixups = dict(FAST[self.fast_key][-1][1])
                 by_lead: dict[bytes, list[bytes]] = {}
-                in_text = []  # fix-up units of other leads: their character is looked for
+                in_text: list[tuple[str, str]] = []  # fix-up units of other leads: their character is looked for
                 for u, (c, _) in units.items():
                     if u[0] in self.scan_leads or c not in fixups:
                         by_lead.setdefault(u[:1], []).append(u[1:])
@@ -284,8 +300,7 @@ class CjkCodec(Codec):
                 for lead, rests in sorted(by_lead.items()):
                     unit_rx = re.compile(re.escape(lead) + b"(?:" + b"|".join(map(re.escape, rests)) + b")")
                     searches.append((lead, unit_rx.search, unit_rx.match))
-                searches = tuple(searches)
-                scan = (lengths, units, searches, tuple(in_text))
+                scan = (lengths, units, tuple(searches), tuple(in_text))
             self._scans = (None,) * (len(stages) - 1) + (scan,)
             # every attribute the fast path reads is set before _fast publishes it: another
             # thread that sees _fast must find _lone too (test_thread_safety)
@@ -293,7 +308,7 @@ class CjkCodec(Codec):
             f = self._fast = (stages, *stages[-1], rx.search, table)
         return f
 
-    def _lone_errors(self, is_boundary: bytes):
+    def _lone_errors(self, is_boundary: bytes) -> Callable[[bytes, int], re.Match[bytes] | None]:
         """Return the ``match`` of a regex of runs of *lone error bytes* (module docstring, 4a).
 
         A lone error byte is a boundary byte that the reference, from a clean state, decodes
@@ -306,7 +321,7 @@ class CjkCodec(Codec):
             if not is_boundary[b]:
                 continue
             out: list[str] = []
-            errs: list = []
+            errs: list[ErrorRecord] = []
             self._ref(bytes((b, 0x0A)), 0, 2, True, out, errs, False)
             if "".join(out) == FFFD + "\n" and errs == [(0, 1)]:
                 lone.append(b)
@@ -314,7 +329,7 @@ class CjkCodec(Codec):
         self._lone_runs = re.compile(cls + b"{%d,}" % _LONE_RUN)
         return re.compile(cls + b"*").match
 
-    def _check(self, k, data, text):
+    def _check(self, k: int, data: bytes, text: str) -> str | None:
         """Return the standard's text given stage ``k``'s strict C ``text`` of ``data``, or ``None``.
 
         Module docstring, step 3 (characters looked for in ``text``) or 3a (units looked for in
@@ -334,7 +349,7 @@ class CjkCodec(Codec):
             return text
         return _accept(data, text, fixups, suspects)
 
-    def _unit_start(self, data, p, lengths) -> bool | None:
+    def _unit_start(self, data: bytes, p: int, lengths: bytes) -> bool | None:
         """Whether a strict C decode of ``data`` starts a unit at byte ``p`` (``None``: unknown).
 
         Module docstring, step 3a: back to just after the last boundary byte (a unit start),
@@ -354,14 +369,14 @@ class CjkCodec(Codec):
             q += n
         return q == p
 
-    def _find_units(self, data, scan):
+    def _find_units(self, data: bytes, scan: Any) -> list[tuple[int, bytes]] | None:
         """Step 3a: ``[(position, unit)]`` of the disagreeing units at unit starts, or ``None``.
 
         Valid only if a strict C decode of ``data`` succeeds; ``None`` when a position could
         not be settled.
         """
         lengths, _, searches, _ = scan
-        found = []
+        found: list[tuple[int, bytes]] = []
         unit_start = self._unit_start
         for lead, search, match in searches:
             # Hop from first byte to first byte (memchr) while they are rare, then let the
@@ -391,7 +406,8 @@ class CjkCodec(Codec):
                 p = data.find(lead, p + 1)
         return found
 
-    def _assemble(self, k, data, found, scan, text=None):
+    def _assemble(self, k: int, data: bytes, found: list[tuple[int, bytes]], scan: Any,
+                  text: str | None = None) -> str | None:
         """Step 3a: the standard's text of ``data`` given its units ``found``, or ``None``.
 
         Each found unit is replaced by its standard text, the bytes between them are decoded by
@@ -404,7 +420,7 @@ class CjkCodec(Codec):
             cdecode = self._fast[0][k][0]
             view = memoryview(data)  # slices without copies
             found.sort()
-            out = []
+            out: list[str] = []
             pos = 0
             try:
                 for p, u in found:
@@ -431,7 +447,7 @@ class CjkCodec(Codec):
                 text = text.replace(c, r)
         return text
 
-    def _strict(self, data):
+    def _strict(self, data: bytes) -> tuple[str | None, str | None]:
         """Return ``(standard's text or None, last stage's strict C text or None)``.
 
         The text is that of the first stage whose strict C decode succeeds and is accepted
@@ -440,7 +456,7 @@ class CjkCodec(Codec):
         lets :meth:`_slow` skip its handler pass.
         """
         stages = (self._fast or self._fast_path())[0]
-        text = None
+        text: str | None = None
         for k, (cdecode, fixups, suspects) in enumerate(stages):
             if k == 0 and len(stages) > 1 and not fixups and not suspects:
                 # An exact first stage (step 3b): decode up to its first rejected unit.
@@ -473,7 +489,7 @@ class CjkCodec(Codec):
                 return accepted, None
         return None, text
 
-    def _stage_text(self, k, data):
+    def _stage_text(self, k: int, data: bytes) -> str | None:
         """Stage ``k``'s strict C decode of ``data`` if accepted (step 3 or 3a), else ``None``."""
         try:
             text = self._fast[0][k][0](data)[0]
@@ -481,7 +497,7 @@ class CjkCodec(Codec):
             return None
         return self._check(k, data, text)
 
-    def _split(self, data, prefix, stop):
+    def _split(self, data: bytes, prefix: str, stop: int) -> str | None:
         """Step 3b: the standard's text of ``data``, whose exact first stage stopped at ``stop``.
 
         ``prefix`` is that stage's text of ``data[:stop]``. Each window from a rejected unit to
@@ -516,11 +532,11 @@ class CjkCodec(Codec):
         out.append(text)
         return "".join(out)
 
-    def _fix(self, text):
+    def _fix(self, text: str) -> str:
         """Apply the last stage's fix-ups."""
         return _fix(text, self._fast[2])
 
-    def _suspect_spans(self, data, text, every: bool = False) -> list[tuple[int, int]]:
+    def _suspect_spans(self, data: bytes, text: str, every: bool = False) -> list[tuple[int, int]]:
         """Return the sorted, merged spans ``(start, end)`` of ``data`` holding a suspect unit.
 
         Only units whose character occurs in ``text`` are looked for, unless ``every``: a text
@@ -533,7 +549,7 @@ class CjkCodec(Codec):
         docstring, step 4: both parses are at a unit boundary there).
         """
         suspects, search, is_boundary = self._fast[3:]
-        spans = []
+        spans: list[tuple[int, int]] = []
         find = data.find
         n = len(data)
         for c, units in suspects:
@@ -552,7 +568,9 @@ class CjkCodec(Codec):
                     if q < n and data[q] == data[p] and len(u) == 1 and is_boundary[data[p]]:
                         # A run of one boundary byte (10 MB of 0xFF): the spans of its bytes
                         # touch, so their union is found at once.
-                        q = _repeat(u).match(data, p).end()
+                        run = _repeat(u).match(data, p)
+                        assert run is not None  # data[p] is u
+                        q = run.end()
                     m = search(data, q)
                     b = n if m is None else m.end()
                     spans.append((a, b))
@@ -568,7 +586,8 @@ class CjkCodec(Codec):
         return merged
 
     # -- the reference ----------------------------------------------------------------------
-    def _ref(self, data, i, end, final, out, errs, once):  # pragma: no cover - abstract
+    def _ref(self, data: bytes, i: int, end: int, final: bool, out: list[str],  # pragma: no cover - abstract
+             errs: list[ErrorRecord] | None, once: bool) -> tuple[int, bool]:
         """Run the standard's decoder on ``data[i:end]`` from a clean state.
 
         Appends text pieces to ``out`` and ``(offset, length)`` of each error (one U+FFFD each)
@@ -580,7 +599,8 @@ class CjkCodec(Codec):
         """
         raise NotImplementedError
 
-    def _ref_runs(self, data, i, end, final, out, errs):
+    def _ref_runs(self, data: bytes, i: int, end: int, final: bool, out: list[str],
+                  errs: list[ErrorRecord] | None) -> tuple[int, bool]:
         """:meth:`_ref` from a clean state at ``i``, with long runs of lone error bytes at once.
 
         A run of at least ``_LONE_RUN`` lone error bytes (step 4a) whose first byte follows a
@@ -604,23 +624,28 @@ class CjkCodec(Codec):
             pos = b
         return self._ref(data, pos, end, final, out, errs, False)
 
-    def reference_decode(self, data: bytes, issues: list | None, offset: int, final: bool = True):
+    def reference_decode(self, data: bytes, issues: list[TextIssue] | None, offset: int,
+                         final: bool = True) -> tuple[str, int]:
         """Decode with the pure-Python reference only; return ``(text, consumed)``."""
         out: list[str] = []
-        errs = [] if issues is not None else None
+        errs: list[ErrorRecord] | None = [] if issues is not None else None
         pos, _ = self._ref(data, 0, len(data), final, out, errs, False)
-        if errs:
+        if errs and issues is not None:
             report(errs, self.invalid_kind, issues, offset)
         return "".join(out), pos
 
     # -- decoding ---------------------------------------------------------------------------
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         text, suspect = self._strict(data)
+        if text is not None:
+            return text
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
         if text is not None:
             return text
         return self._slow(data, issues, offset, True, suspect)[0]
 
-    def decode_chunk(self, data, issues, offset, final, state):
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
         if final:
             text, suspect = self._strict(data)
             if text is not None:
@@ -637,21 +662,23 @@ class CjkCodec(Codec):
                 except UnicodeDecodeError:
                     continue
                 cut = len(data) - len(dec.getstate()[0])
-                text = self._check(k, data[:cut] if cut < len(data) else data, text)
-                if text is not None:
-                    return text, cut, None
+                accepted = self._check(k, data[:cut] if cut < len(data) else data, text)
+                if accepted is not None:
+                    return accepted, cut, None
             suspect = None
-        text, consumed = self._slow(data, issues, offset, final, suspect)
-        return text, consumed, None
+        slow_text, consumed = self._slow(data, issues, offset, final, suspect)
+        return slow_text, consumed, None
 
-    def _slow(self, data, issues, offset, final, suspect=None):
+    def _slow(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+              suspect: str | None = None) -> tuple[str, int]:
         """Decode damaged or suspect input (module docstring, steps 4 and 5).
 
         :param suspect: the last stage's strict C text when it decoded without error (then it is
             what the handler pass would give, and that pass is skipped).
         """
-        errs = [] if issues is not None else None
+        errs: list[ErrorRecord] | None = [] if issues is not None else None
         n = len(data)
+        pending: int | None
         if suspect is None:
             text, pending = self._with_handler(data, final, errs, 0)
         else:
@@ -681,33 +708,35 @@ class CjkCodec(Codec):
             text = "".join(out)
         if self._fast[2]:
             text = self._fix(text)
-        if errs:
+        if errs and issues is not None:
             report(errs, self.invalid_kind, issues, offset)
         return text, consumed
 
-    def _with_handler(self, data, final, errs, base):
+    def _with_handler(self, data: bytes, final: bool, errs: list[ErrorRecord] | None,
+                      base: int) -> tuple[str, int | None]:
         """C-decode ``data`` with the reference handler; return ``(text, pending position)``.
 
         Errors are appended to ``errs`` with ``base`` added to their offsets.
         """
-        mine = errs if base == 0 or errs is None else []
-        job = [self._ref, final, mine, None, self._lone]
+        mine: list[ErrorRecord] | None = errs if base == 0 or errs is None else []
+        job: list[Any] = [self._ref, final, mine, None, self._lone]
         saved = getattr(_local, "job", None)
         _local.job = job
         try:
             text = self._fast[1](data, HANDLER)[0]
         finally:
             _local.job = saved
-        if mine is not errs and mine:
+        if mine is not errs and mine and errs is not None:
             errs.extend((base + r[0], *r[1:]) for r in mine)
-        return text, job[3]
+        text_out: str = text
+        return text_out, job[3]
 
     # -- encoding ---------------------------------------------------------------------------
     def _encode_code_point(self, cp: int) -> bytes | None:  # pragma: no cover - abstract
         """Return the bytes the standard's encoder writes for ``cp``, or ``None`` (error)."""
         raise NotImplementedError
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         """Encode per the standard's encoder (see :meth:`_encode_code_point`).
 
         Fast path: CPython's C encoder (``_tables/cjk_encode.py``), used when ``text`` holds no
@@ -721,19 +750,21 @@ class CjkCodec(Codec):
         f = self._encode_fast or self._load_encode_fast()
         if f[1] is None or f[1](text) is None:
             try:
-                return f[0](text)[0]
+                encoded: bytes = f[0](text)[0]
+                return encoded
             except UnicodeEncodeError:
                 pass
             job = [self._encode_code_point, issues]
             saved = getattr(_local, "encode_job", None)
             _local.encode_job = job
             try:
-                return f[0](text, ENCODE_HANDLER)[0]
+                encoded = f[0](text, ENCODE_HANDLER)[0]
+                return encoded
             finally:
                 _local.encode_job = saved
         return self._encode_translate(text, issues)
 
-    def _load_encode_fast(self):
+    def _load_encode_fast(self) -> Any:
         from .._tables.cjk_encode import ENCODE
 
         name, pairs = ENCODE[self.key]
@@ -743,7 +774,7 @@ class CjkCodec(Codec):
         f = self._encode_fast = (codecs.getencoder(name), re.compile(f"[{cls}]").search if cls else None)
         return f
 
-    def _encode_translate(self, text, issues):
+    def _encode_translate(self, text: str, issues: list[TextIssue] | None) -> bytes:
         m = self._enc
         if m is None:
             m = self._enc = _EncodeMap(self._encode_code_point)
@@ -751,7 +782,7 @@ class CjkCodec(Codec):
             return text.translate(m).encode("latin-1")
         except UnicodeEncodeError:  # an unencodable character (UNENCODABLE_MARK)
             pass
-        out = []
+        out: list[str] = []
         for i, ch in enumerate(text):
             s = m[ord(ch)]
             if s == UNENCODABLE_MARK:
@@ -762,13 +793,13 @@ class CjkCodec(Codec):
         return "".join(out).encode("latin-1")
 
 
-def _encode_handler(exc: UnicodeError):
+def _encode_handler(exc: UnicodeError) -> tuple[bytes, int]:
     job = getattr(_local, "encode_job", None)
     if job is None or not isinstance(exc, UnicodeEncodeError):
         raise exc
     encode, issues = job
     text = exc.object
-    out = []
+    out: list[bytes] = []
     for i in range(exc.start, exc.end):
         b = encode(ord(text[i])) if not 0xD800 <= ord(text[i]) <= 0xDFFF else None
         if b is None:
@@ -788,7 +819,7 @@ UNENCODABLE_MARK = "\uffff"
 ``encode("latin-1")`` fails on it, which sends us to the per-character path)."""
 
 
-class _EncodeMap(dict):
+class _EncodeMap(dict[int, str]):
     """``str.translate`` table: code point -> the encoder's bytes as a Latin-1 ``str``.
 
     Filled lazily by ``__missing__`` from the family's per-code-point encoder (the standard's
@@ -797,7 +828,7 @@ class _EncodeMap(dict):
 
     __slots__ = ("_encode",)
 
-    def __init__(self, encode) -> None:
+    def __init__(self, encode: Callable[[int], bytes | None]) -> None:
         super().__init__()
         self._encode = encode
 
@@ -808,7 +839,7 @@ class _EncodeMap(dict):
         return s
 
 
-def first_pointers(table: str, skip=range(0)) -> dict[int, int]:
+def first_pointers(table: str, skip: range | frozenset[int] | set[int] = range(0)) -> dict[int, int]:
     """Return ``{code point: first pointer}`` of a pointer-indexed table ("index pointer").
 
     :param skip: pointers to leave out (Shift_JIS and Big5 exclude ranges of their index).

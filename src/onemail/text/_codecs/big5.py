@@ -15,7 +15,10 @@ written; ambiguity T12) and, for U+2550, U+255E, U+2561, U+256A, U+5341 and U+53
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..issues import IssueKind
+from . import ErrorRecord
 from ._cjk import FFFD, NO_ENTRY, CjkCodec, first_pointers
 
 # Pointers that decode to two code points (Encoding Standard "Big5 decoder", step 3.6).
@@ -34,14 +37,15 @@ class Big5Codec(CjkCodec):
     fast_key = "big5"
     scan_leads = b"\xa1\xa2"
 
-    def _load_tables(self):
+    def _load_tables(self) -> tuple[Any, ...]:
         from .._tables.index_big5 import TABLE
 
         return (TABLE,)
 
-    def _ref(self, data, i, end, final, out, errs, once):
+    def _ref(self, data: bytes, i: int, end: int, final: bool, out: list[str],
+             errs: list[ErrorRecord] | None, once: bool) -> tuple[int, bool]:
         (table,) = self.tables
-        is_boundary = self._fast[5] if once else None
+        is_boundary: Any = self._fast[5] if once else None
         emit = out.append
         while i < end:
             b = data[i]
@@ -86,7 +90,7 @@ class Big5Codec(CjkCodec):
                 return i, False
         return i, False
 
-    def _encode_code_point(self, cp):
+    def _encode_code_point(self, cp: int) -> bytes | None:
         if cp < 0x80:
             return bytes((cp,))
         m = self._rev
@@ -103,6 +107,6 @@ class Big5Codec(CjkCodec):
         return bytes((lead + 0x81, trail + (0x40 if trail < 0x3F else 0x62)))
 
 
-def codec(key: str, tables: tuple | None = None) -> Big5Codec:
+def codec(key: str, tables: tuple[Any, ...] | None = None) -> Big5Codec:
     """Return the Big5 codec (``key`` is ``"big5"``); ``tables`` is for the generator."""
     return Big5Codec(key, tables)

@@ -16,7 +16,10 @@ the end of the input is one error over all its bytes (ambiguity T16). Mappings: 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..issues import IssueKind
+from . import ErrorRecord
 from ._cjk import FFFD, NO_ENTRY, CjkCodec, first_pointers
 
 
@@ -29,15 +32,16 @@ class EucJpCodec(CjkCodec):
     scan_leads = b"\x8f"
     boundary = rb"[\x00-\x8d\x90-\xa0\xff]"  # never a lead
 
-    def _load_tables(self):
+    def _load_tables(self) -> tuple[Any, ...]:
         from .._tables.index_jis0208 import TABLE as JIS0208
         from .._tables.index_jis0212 import TABLE as JIS0212
 
         return JIS0208, JIS0212
 
-    def _ref(self, data, i, end, final, out, errs, once):
+    def _ref(self, data: bytes, i: int, end: int, final: bool, out: list[str],
+             errs: list[ErrorRecord] | None, once: bool) -> tuple[int, bool]:
         jis0208, jis0212 = self.tables
-        is_boundary = self._fast[5] if once else None
+        is_boundary: Any = self._fast[5] if once else None
         emit = out.append
         while i < end:
             b = data[i]
@@ -105,7 +109,7 @@ class EucJpCodec(CjkCodec):
             errs.append((i, end - i))
         return end, False
 
-    def _encode_code_point(self, cp):
+    def _encode_code_point(self, cp: int) -> bytes | None:
         if cp < 0x80:
             return bytes((cp,))
         if cp == 0xA5:
@@ -126,6 +130,6 @@ class EucJpCodec(CjkCodec):
         return bytes((lead + 0xA1, trail + 0xA1))
 
 
-def codec(key: str, tables: tuple | None = None) -> EucJpCodec:
+def codec(key: str, tables: tuple[Any, ...] | None = None) -> EucJpCodec:
     """Return the EUC-JP codec (``key`` is ``"euc-jp"``); ``tables`` is for the generator."""
     return EucJpCodec(key, tables)

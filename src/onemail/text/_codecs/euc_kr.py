@@ -11,7 +11,10 @@ consume one byte; a lead at the end of the input is one error of length 1 (ambig
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..issues import IssueKind
+from . import ErrorRecord
 from ._cjk import FFFD, NO_ENTRY, CjkCodec, first_pointers
 
 
@@ -22,14 +25,15 @@ class EucKrCodec(CjkCodec):
     invalid_kind = IssueKind.INVALID_EUC_KR
     fast_key = "euc-kr"
 
-    def _load_tables(self):
+    def _load_tables(self) -> tuple[Any, ...]:
         from .._tables.index_euc_kr import TABLE
 
         return (TABLE,)
 
-    def _ref(self, data, i, end, final, out, errs, once):
+    def _ref(self, data: bytes, i: int, end: int, final: bool, out: list[str],
+             errs: list[ErrorRecord] | None, once: bool) -> tuple[int, bool]:
         (table,) = self.tables
-        is_boundary = self._fast[5] if once else None
+        is_boundary: Any = self._fast[5] if once else None
         emit = out.append
         while i < end:
             b = data[i]
@@ -73,7 +77,7 @@ class EucKrCodec(CjkCodec):
                 return i, False
         return i, False
 
-    def _encode_code_point(self, cp):
+    def _encode_code_point(self, cp: int) -> bytes | None:
         if cp < 0x80:
             return bytes((cp,))
         m = self._rev
@@ -86,6 +90,6 @@ class EucKrCodec(CjkCodec):
         return bytes((lead + 0x81, trail + 0x41))
 
 
-def codec(key: str, tables: tuple | None = None) -> EucKrCodec:
+def codec(key: str, tables: tuple[Any, ...] | None = None) -> EucKrCodec:
     """Return the EUC-KR codec (``key`` is ``"euc-kr"``); ``tables`` is for the generator."""
     return EucKrCodec(key, tables)

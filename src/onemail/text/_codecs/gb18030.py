@@ -18,8 +18,11 @@ CPython's 2005 mapping (T10); GBK decodes four-byte sequences (T11).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
+from typing import Any
 
 from ..issues import IssueKind
+from . import ErrorRecord
 from ._cjk import FFFD, NO_ENTRY, CjkCodec, first_pointers
 
 # GB18030-2005 compatibility: the gb18030 encoder's side table (code point -> two bytes).
@@ -32,7 +35,7 @@ ENCODER_SIDE_TABLE = {
 }
 
 
-def ranges_code_point(pointer: int, starts, code_points) -> int | None:
+def ranges_code_point(pointer: int, starts: Sequence[int], code_points: Sequence[int]) -> int | None:
     """Return the "index gb18030 ranges code point" for ``pointer``, or ``None``."""
     if 39419 < pointer < 189000 or pointer > 1237575:
         return None
@@ -42,7 +45,7 @@ def ranges_code_point(pointer: int, starts, code_points) -> int | None:
     return code_points[k] + pointer - starts[k]
 
 
-def ranges_pointer(cp: int, starts, code_points) -> int:
+def ranges_pointer(cp: int, starts: Sequence[int], code_points: Sequence[int]) -> int:
     """Return the "index gb18030 ranges pointer" for code point ``cp``."""
     if cp == 0xE7C7:
         return 7457
@@ -58,14 +61,15 @@ class Gb18030Codec(CjkCodec):
     fast_key = "gb18030"
     boundary = rb"[\x00-\x2f\x3a-\x80\xff]"  # never a lead nor a digit
 
-    def _load_tables(self):
+    def _load_tables(self) -> tuple[Any, ...]:
         from .._tables.index_gb18030 import RANGES_CODE_POINTS, RANGES_POINTERS, TABLE
 
         return TABLE, RANGES_POINTERS, RANGES_CODE_POINTS
 
-    def _ref(self, data, i, end, final, out, errs, once):
+    def _ref(self, data: bytes, i: int, end: int, final: bool, out: list[str],
+             errs: list[ErrorRecord] | None, once: bool) -> tuple[int, bool]:
         table, starts, code_points = self.tables
-        is_boundary = self._fast[5] if once else None
+        is_boundary: Any = self._fast[5] if once else None
         emit = out.append
         while i < end:
             b = data[i]
@@ -141,7 +145,7 @@ class Gb18030Codec(CjkCodec):
             errs.append((i, end - i))
         return end, False
 
-    def _encode_code_point(self, cp):
+    def _encode_code_point(self, cp: int) -> bytes | None:
         if cp < 0x80:
             return bytes((cp,))
         if cp == 0xE5E5:
@@ -166,13 +170,13 @@ class Gb18030Codec(CjkCodec):
         b3, b4 = divmod(p, 10)
         return bytes((b1 + 0x81, b2 + 0x30, b3 + 0x81, b4 + 0x30))
 
-    def _pointers(self):
+    def _pointers(self) -> dict[int, int]:
         m = self._rev
         if m is None:
             m = self._rev = first_pointers(self.tables[0])
         return m
 
 
-def codec(key: str, tables: tuple | None = None) -> Gb18030Codec:
+def codec(key: str, tables: tuple[Any, ...] | None = None) -> Gb18030Codec:
     """Return the codec for ``key`` (``"gb18030"`` or ``"gbk"``); ``tables`` for the generator."""
     return Gb18030Codec(key, tables)

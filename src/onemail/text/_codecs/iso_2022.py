@@ -69,9 +69,14 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, encode_with
+from . import Codec, State, decode_bounded, encode_with
+
+if TYPE_CHECKING:
+    from ..charsets import Charset
 
 __all__ = ["Iso2022Codec", "HzCodec", "codec", "REPERTOIRE"]
 
@@ -156,12 +161,13 @@ def _cpython_iso2022_jp(data: bytes) -> str:
     return text
 _ESCAPE = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]?")
 # Two-byte mode tokens: whole pairs, pass-through controls, a lone or high byte.
-_TWO_BYTE = re.compile(rb"((?:[\x21-\x7e][\x21-\x7e])+)|([\x00-\x20\x7f]+)|[\x21-\xff]")
+_TWO_BYTE = re.compile(rb"((?:[\x21-\x7e][\x21-\x7e])+)|([\x00-\x20\x7f]+)|([\x80-\xff]+)|[\x21-\x7e]")
+_FFFD_RUN = re.compile("\ufffd+")
 _SET_HIGH_BIT = bytes((b | 0x80) if 0x21 <= b <= 0x7E else b for b in range(256))
 _PAIR = re.compile(rb"(..)", re.DOTALL)
 
 
-def _single_byte_table(mapping) -> str:
+def _single_byte_table(mapping: Callable[[int], str]) -> str:
     """256-character charmap table; U+FFFE marks a byte that is U+FFFD with an issue."""
     return "".join(mapping(b) for b in range(256))
 
@@ -181,10 +187,12 @@ _EUC = {JIS0208: ("euc-jp", 2), JIS0212: ("euc-jp", 3),
         GB2312: ("gbk", 2), KSC5601: ("euc-kr", 2)}
 
 
-def _euc_decoder(key: str):
+def _euc_decoder(key: str) -> Charset:
     from ..charsets import for_label
 
-    return for_label(key)
+    charset = for_label(key)
+    assert charset is not None  # the keys of _EUC and the two callers' are decoder keys
+    return charset
 
 
 class _Out:
@@ -195,19 +203,33 @@ class _Out:
     issues are collected here and handed over sorted by offset.
     """
 
-    __slots__ = ("parts", "issues", "found", "offset", "batches")
+    __slots__ = ("parts", "issues", "found", "offset", "batches", "merge")
 
-    def __init__(self, issues, offset):
+    def __init__(self, issues: list[TextIssue] | None, offset: int) -> None:
         self.parts: list[str] = []
         self.issues = issues
         self.found: list[TextIssue] | None = [] if issues is not None else None
         self.offset = offset
         self.batches: dict[int, list[tuple[int, int, bytes]]] = {}
+        # An accumulator that merges runs (BoundedIssues, ADR 0016) gets one issue per run of
+        # one-byte errors: what it makes of the run's issues one by one (issue 16).
+        self.merge = hasattr(issues, "add_run")
 
     def bad(self, start: int, length: int) -> None:
         self.parts.append("\ufffd")
         if self.found is not None:
             self.found.append(TextIssue(_INVALID, self.offset + start, length))
+
+    def bad_bytes(self, start: int, count: int) -> None:
+        """``count`` bytes from ``start`` that are each one error (U+FFFD each)."""
+        self.parts.append("\ufffd" * count)
+        found = self.found
+        if found is not None:
+            at = self.offset + start
+            if self.merge:
+                found.append(TextIssue(_INVALID, at, count))
+            else:
+                found.extend(TextIssue(_INVALID, at + k, 1) for k in range(count))
 
     def ambiguous(self, start: int, length: int) -> None:
         if self.found is not None:
@@ -220,11 +242,17 @@ class _Out:
             return
         text = codecs.charmap_decode(seg, "replace", table)[0]
         self.parts.append(text)
-        if self.found is not None and "\ufffd" in text:
-            i = text.find("\ufffd")
-            while i >= 0:
-                self.found.append(TextIssue(_INVALID, self.offset + start + i, 1))
-                i = text.find("\ufffd", i + 1)
+        found = self.found
+        if found is not None and "\ufffd" in text:  # each U+FFFD is one byte (the tables hold none)
+            at = self.offset + start
+            if self.merge:
+                found.extend(TextIssue(_INVALID, at + m.start(), m.end() - m.start())
+                             for m in _FFFD_RUN.finditer(text))
+            else:
+                i = text.find("\ufffd")
+                while i >= 0:
+                    found.append(TextIssue(_INVALID, at + i, 1))
+                    i = text.find("\ufffd", i + 1)
 
     def pairs(self, charset: int, pairs: bytes, start: int) -> None:
         """Queue ``pairs`` (even length, bytes 0x21..0x7E) of a two-byte set at ``start``."""
@@ -255,7 +283,7 @@ class _Out:
                 continue
             for index, start, p in segments:
                 self.parts[index] = self._segment(decoder, width, p, start)
-        if self.found:
+        if self.found and self.issues is not None:  # found is a list only when issues is one
             self.found.sort(key=_by_offset)
             self.issues.extend(self.found)
         return "".join(self.parts)
@@ -275,7 +303,7 @@ class _Out:
             except UnicodeDecodeError:
                 self.bad(start + k, 2)
 
-    def _segment(self, decoder, width: int, pairs: bytes, start: int) -> str:
+    def _segment(self, decoder: Charset, width: int, pairs: bytes, start: int) -> str:
         euc = _to_euc(pairs, width)
         sub: list[TextIssue] = []
         text = decoder.decode(euc, sub, 0)
@@ -315,11 +343,13 @@ def _two_byte(out: _Out, charset: int, data: bytes, start: int, end: int, hold: 
     """
     pos = start
     for m in _TWO_BYTE.finditer(data, start, end):
-        pairs, ctl = m.group(1), m.group(2)
+        pairs, ctl, high = m.group(1, 2, 3)
         if pairs is not None:
             out.pairs(charset, pairs, m.start())
         elif ctl is not None:
             out.parts.append(ctl.decode("ascii"))
+        elif high is not None:  # bytes >= 0x80: each one error (never held: no trail follows)
+            out.bad_bytes(m.start(), len(high))
         else:
             if hold and m.end() == end and data[m.start()] < 0x80:
                 return m.start()
@@ -340,7 +370,7 @@ class Iso2022Codec(Codec):
         self.so_mode = _SO_MODE.get(key)
         self._python_name = _PYTHON_CODEC[key]
 
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         if _SPECIAL.search(data) is None:
             try:
                 return data.decode("ascii")
@@ -351,9 +381,11 @@ class Iso2022Codec(Codec):
                 return _cpython_iso2022_jp(data)
             except UnicodeDecodeError:
                 pass  # a pair CPython lacks (NEC rows): the general path
-        return self.decode_chunk(data, issues, offset, True, None)[0]
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return text if text is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
-    def decode_chunk(self, data, issues, offset, final, state):
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
         st = state or 0
         g0, g1, shift, g2 = st & 15, (st >> 4) & 15, (st >> 8) & 1, (st >> 9) & 3
         out = _Out(issues, offset)
@@ -394,6 +426,7 @@ class Iso2022Codec(Codec):
                 pos = s + 1
                 continue
             em = _ESCAPE.match(data, s)
+            assert em is not None  # data[s] is ESC
             e = em.end()
             seq = em.group()
             if seq[-1] < 0x30:  # no final byte
@@ -440,18 +473,18 @@ class Iso2022Codec(Codec):
         new_state = g0 | g1 << 4 | shift << 8 | g2 << 9
         return out.finish(), size if consumed is None else consumed, new_state or None
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         framing = None
         if _FRAMING.search(text) is not None:
             # ESC, SO and SI are the stream's own controls: a reader takes them as designations
             # and shifts, so they cannot be written (T82).
             framing = [m.start() for m in _FRAMING.finditer(text)]
             text = _FRAMING.sub("?", text)
-        found = [] if framing and issues is not None else issues
+        found: list[TextIssue] | None = [] if framing and issues is not None else issues
         if self._python_name == "iso2022_jp_ext" and not text.isascii():
             text = _only_jis_x_0208_and_kana(text, found)
         out = encode_with(self._python_name, text, found)
-        if found is not issues:
+        if found is not issues and found is not None and framing is not None and issues is not None:
             found.extend(TextIssue(IssueKind.UNENCODABLE, i, 1) for i in framing)
             found.sort(key=_by_offset)
             issues.extend(found)
@@ -466,7 +499,7 @@ _NON_ASCII = re.compile("[^\x00-\x7f]")
 _cp5022x_ok: dict[str, bool] = {}
 
 
-def _only_jis_x_0208_and_kana(text: str, issues: list | None) -> str:
+def _only_jis_x_0208_and_kana(text: str, issues: list[TextIssue] | None) -> str:
     """Replace what cp50221/cp50222 lack with ``?`` (``Unencodable``) before CPython's
     ``iso2022_jp_ext`` sees it: that codec would write JIS X 0212, outside their repertoire."""
     bad: list[int] = []
@@ -519,15 +552,17 @@ class HzCodec(Codec):
     __slots__ = ()
     invalid_kind = _INVALID
 
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         if b"~" not in data:
             try:
                 return data.decode("ascii")
             except UnicodeDecodeError:
                 pass
-        return self.decode_chunk(data, issues, offset, True, None)[0]
+        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return text if text is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
-    def decode_chunk(self, data, issues, offset, final, state):
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
         gb = bool(state)
         out = _Out(issues, offset)
         size = len(data)
@@ -563,6 +598,7 @@ class HzCodec(Codec):
                     pos = t + 1
                 continue
             m = _HZ_GB.match(data, pos)
+            assert m is not None  # the last alternative takes any byte
             pairs, leave, line_end, ctl = m.groups()
             if pairs is not None:
                 if not final and m.end() == size and pairs[-1] == 0x7E:
@@ -586,7 +622,7 @@ class HzCodec(Codec):
             pos = m.end()
         return out.finish(), pos, 1 if gb else None
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         return _hz_encode(text, issues)
 
 
@@ -594,7 +630,7 @@ _HZ_RUNS = re.compile("([\x00-\x7f]+)|[^\x00-\x7f]+")
 _hz_pairs: dict[str, bytes | None] = {}
 
 
-def _hz_encode(text: str, issues: list | None) -> bytes:
+def _hz_encode(text: str, issues: list[TextIssue] | None) -> bytes:
     """Encode HZ-GB-2312 (RFC 1843): ASCII with ``~~`` for ``~``; GB 2312 in ``~{ ... ~}``.
 
     GB 2312 characters are found with onemail's GBK encoder (lead 0xA1..0xF7, trail

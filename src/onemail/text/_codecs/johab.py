@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import codecs
 import threading
+from typing import Any
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, encode_with
+from . import Codec, State, decode_bounded, encode_with
 
 HANDLER = "onemail.johab"
 _local = threading.local()
 _decode = codecs.getdecoder("johab")
 
 
-def _handler(exc: UnicodeError):
+def _handler(exc: UnicodeError) -> tuple[str, int]:
     job = getattr(_local, "job", None)
     if job is None or not isinstance(exc, UnicodeDecodeError):
         raise exc
@@ -42,15 +43,19 @@ class JohabCodec(Codec):
     __slots__ = ()
     invalid_kind = IssueKind.INVALID_JOHAB
 
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         try:
-            return _decode(data)[0]
+            text: str = _decode(data)[0]
+            return text
         except UnicodeDecodeError:
             pass
-        return self.decode_chunk(data, issues, offset, True, None)[0]
+        bounded = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
+        return bounded if bounded is not None else self.decode_chunk(data, issues, offset, True, None)[0]
 
-    def decode_chunk(self, data, issues, offset, final, state):
-        job = [final, [], None]
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
+        errors: list[tuple[int, int]] = []
+        job: list[Any] = [final, errors, None]
         saved = getattr(_local, "job", None)
         _local.job = job
         try:
@@ -58,10 +63,11 @@ class JohabCodec(Codec):
         finally:
             _local.job = saved
         if issues is not None:
-            issues.extend(TextIssue(IssueKind.INVALID_JOHAB, offset + o, n) for o, n in job[1])
-        return text, len(data) if job[2] is None else job[2], None
+            issues.extend(TextIssue(IssueKind.INVALID_JOHAB, offset + o, n) for o, n in errors)
+        consumed: int = len(data) if job[2] is None else job[2]
+        return text, consumed, None
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         return encode_with("johab", text, issues)
 
 

@@ -17,7 +17,10 @@ lengths).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..issues import IssueKind
+from . import ErrorRecord
 from ._cjk import FFFD, NO_ENTRY, CjkCodec, first_pointers
 
 EUDC_POINTERS = range(8836, 10716)
@@ -32,14 +35,15 @@ class ShiftJisCodec(CjkCodec):
     fast_key = "shift_jis"
     boundary = rb"[\x00-\x80\xa0-\xdf\xfd-\xff]"  # never a lead
 
-    def _load_tables(self):
+    def _load_tables(self) -> tuple[Any, ...]:
         from .._tables.index_jis0208 import TABLE
 
         return (TABLE,)
 
-    def _ref(self, data, i, end, final, out, errs, once):
+    def _ref(self, data: bytes, i: int, end: int, final: bool, out: list[str],
+             errs: list[ErrorRecord] | None, once: bool) -> tuple[int, bool]:
         (table,) = self.tables
-        is_boundary = self._fast[5] if once else None
+        is_boundary: Any = self._fast[5] if once else None
         emit = out.append
         while i < end:
             b = data[i]
@@ -87,7 +91,7 @@ class ShiftJisCodec(CjkCodec):
                 return i, False
         return i, False
 
-    def _encode_code_point(self, cp):
+    def _encode_code_point(self, cp: int) -> bytes | None:
         if cp <= 0x80:
             return bytes((cp,))
         if cp == 0xA5:
@@ -108,6 +112,6 @@ class ShiftJisCodec(CjkCodec):
         return bytes((lead + (0x81 if lead < 0x1F else 0xC1), trail + (0x40 if trail < 0x3F else 0x41)))
 
 
-def codec(key: str, tables: tuple | None = None) -> ShiftJisCodec:
+def codec(key: str, tables: tuple[Any, ...] | None = None) -> ShiftJisCodec:
     """Return the Shift_JIS codec (``key`` is ``"shift_jis"``); ``tables`` is for the generator."""
     return ShiftJisCodec(key, tables)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Any
 
 from ..issues import IssueKind, TextIssue
-from . import RECORD_ENCODE, Codec, recording
+from . import RECORD_ENCODE, Codec, State, recording
 
 _charmap_decode = codecs.charmap_decode
 _FFFD_RUN = re.compile("\ufffd+")
@@ -35,9 +36,9 @@ class SingleByteCodec(Codec):
         # call per unmapped byte made 10 MB of them take 4 s). No table maps a byte to U+FFFD
         # (tested), so each U+FFFD of the text is an unmapped byte.
         self._decoding_table = table.replace("\ufffe", "\ufffd")
-        self._encoding_map = None
+        self._encoding_map: Any = None  # codecs.charmap_build's map, built on first use
 
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         text = _charmap_decode(data, "strict", self._decoding_table)[0]
         if issues is not None and "\ufffd" in text:
             add_runs = getattr(issues, "add_runs", None)
@@ -53,10 +54,11 @@ class SingleByteCodec(Codec):
                 i = find("\ufffd", i + 1)
         return text
 
-    def decode_chunk(self, data, issues, offset, final, state):
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
         return self.decode(data, issues, offset), len(data), None
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         m = self._encoding_map
         if m is None:
             m = self._encoding_map = codecs.charmap_build(self.table)

@@ -13,14 +13,16 @@ truncated tail is one error.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 
-from ..issues import IssueKind
+from ..issues import IssueKind, TextIssue
 from . import (
     RECORD_UTF_16BE,
     RECORD_UTF_16LE,
     RECORD_UTF_32BE,
     RECORD_UTF_32LE,
     Codec,
+    State,
     encode_with,
     recording,
     report,
@@ -30,22 +32,24 @@ from . import (
 class _UnitCodec(Codec):
     __slots__ = ("_decode_fn", "_python_name", "_record")
 
-    def __init__(self, key, python_name):
+    def __init__(self, key: str, python_name: str) -> None:
         super().__init__(key)
         self._python_name = python_name
         self._record = {"utf-16-le": RECORD_UTF_16LE, "utf-16-be": RECORD_UTF_16BE,
                         "utf-32-le": RECORD_UTF_32LE, "utf-32-be": RECORD_UTF_32BE}[python_name]
         # codecs.utf_16_le_decode etc. take (data, errors, final) and return (text, consumed).
-        self._decode_fn = getattr(codecs, python_name.replace("-", "_") + "_decode")
+        self._decode_fn: Callable[[bytes, str, bool], tuple[str, int]] = getattr(codecs, python_name.replace("-", "_") + "_decode")
 
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         try:
-            return self._decode_fn(data, "strict", True)[0]
+            text: str = self._decode_fn(data, "strict", True)[0]
+            return text
         except UnicodeDecodeError:
             pass
         return self.decode_chunk(data, issues, offset, True, None)[0]
 
-    def decode_chunk(self, data, issues, offset, final, state):
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
         # With final=False the C decoder leaves an odd byte or a waiting lead surrogate unconsumed.
         if issues is None:
             text, used = self._decode_fn(data, "replace", final)
@@ -55,7 +59,7 @@ class _UnitCodec(Codec):
         report(spans, self.invalid_kind, issues, offset)
         return text, used, None
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         return encode_with(self._python_name, text, issues)
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import codecs
 
-from ..issues import IssueKind
-from . import RECORD_UTF_8, Codec, encode_with, recording, report
+from ..issues import IssueKind, TextIssue
+from . import RECORD_UTF_8, Codec, State, encode_with, recording, report
 
 _utf_8_decode = codecs.utf_8_decode
 
@@ -24,14 +24,16 @@ class Utf8Codec(Codec):
     __slots__ = ()
     invalid_kind = IssueKind.INVALID_UTF8
 
-    def decode(self, data, issues, offset):
+    def decode(self, data: bytes, issues: list[TextIssue] | None, offset: int) -> str:
         try:
-            return _utf_8_decode(data, "strict", True)[0]
+            text: str = _utf_8_decode(data, "strict", True)[0]
+            return text
         except UnicodeDecodeError:
             pass
         return self.decode_chunk(data, issues, offset, True, None)[0]
 
-    def decode_chunk(self, data, issues, offset, final, state):
+    def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
+                     state: State) -> tuple[str, int, State]:
         # With final=False the C decoder leaves an incomplete (but so far valid) tail unconsumed.
         if issues is None:
             text, used = _utf_8_decode(data, "replace", final)
@@ -41,7 +43,7 @@ class Utf8Codec(Codec):
         report(spans, IssueKind.INVALID_UTF8, issues, offset)
         return text, used, None
 
-    def encode(self, text, issues):
+    def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
         return encode_with("utf-8", text, issues)
 
 

@@ -1,0 +1,589 @@
+"""A process pool for ``scan --jobs N`` and ``export --jobs N`` that never hangs.
+
+Shards (:func:`onemail.shards`) run on ``jobs`` worker processes, one shard per worker at a
+time, so one big mbox keeps every worker busy. Each worker sends what it reads back in batches
+(``work(shard)`` yields the items: a message's counts for ``scan``, a record's JSON line for
+``export``); the parent hands them to ``on_items`` in the order of each shard.
+
+What can go wrong, and what happens:
+
+* **A worker dies** (SIGKILL, the out-of-memory killer, SIGBUS, a crash in a C extension): the
+  parent sees its process end (a sentinel, never a blocking read) and its shard is run again in a
+  fresh worker; the items the dead worker had already delivered are not delivered twice (a shard
+  reads the same way each time, so the first ones of the retry are dropped). A shard whose
+  worker dies twice is a *failed shard* with its cause (``killed by SIGKILL``, ``exit code 3``),
+  and the run goes on with the others.
+* **The code raises** while reading a shard (a bug: readers do not raise on bad input): the
+  shard is failed with the exception, without a retry (it would raise again).
+* **Ctrl-C (SIGINT) or SIGTERM**: the parent stops handing out shards, stops its workers
+  (SIGTERM, then SIGKILL after :data:`GRACE_SECONDS`), waits for each of them, and returns what
+  finished, with the shards that did not. Workers ignore SIGINT (a terminal sends it to the whole
+  process group; only the parent acts on it) and die with the parent if it is killed
+  (``PR_SET_PDEATHSIG`` on Linux; elsewhere a worker ends when its pipe closes). The caller
+  prints its summary and exits with :data:`EXIT_INTERRUPTED` (128 + the signal's number: 130
+  for SIGINT, 143 for SIGTERM).
+
+Progress counts bytes (an mbox range's length, a file's size, when its shard is done) and
+messages (as they arrive), so one big mbox moves the bar shard by shard.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from collections import Counter
+
+__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths",
+           "export_work", "outcome_summary", "print_pool_summary", "run", "shard_bytes"]
+
+Work = Callable[[Any], Iterable[Any]]
+"""A worker's work: a module-level function of one shard giving picklable items."""
+OnItems = Callable[[Any, list[Any]], None]
+OnDone = Callable[[Any], None] | None
+
+GRACE_SECONDS = 2.0
+"""How long stopped workers get to end after SIGTERM before SIGKILL."""
+
+BATCH = 64
+"""Items a worker sends at a time (fewer at the end of a shard)."""
+
+EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}
+"""The exit code after a stop by SIGINT or SIGTERM: 128 plus the signal's number (the shell's
+convention)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A shard that could not be read to its end.
+
+    :param shard: the :class:`~onemail.message.shards.Shard`.
+    :param error: the cause (``"worker killed by SIGKILL (twice)"``, an exception).
+    :param delivered: items of the shard delivered before it failed (kept).
+    """
+
+    shard: object
+    error: str
+    delivered: int
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a :func:`run` did.
+
+    :param done: shards read to their end.
+    :param items: items delivered (messages).
+    :param bytes_done: bytes of the shards read to their end.
+    :param failed: shards that failed (:class:`Failure`), in the order they failed.
+    :param lost_workers: workers that died (each death, retried or not).
+    :param retried: shards run again after their worker died (and then read or failed).
+    :param interrupted: the signal that stopped the run (``signal.SIGINT`` / ``SIGTERM``), or
+        ``None`` when it ran to its end.
+    :param unfinished: shards planned but not read to their end because of the stop (those
+        running: with the items they had delivered; those waiting), in plan order.
+    """
+
+    done: int = 0
+    items: int = 0
+    bytes_done: int = 0
+    failed: list[Failure] = field(default_factory=list)
+    lost_workers: int = 0
+    retried: int = 0
+    interrupted: signal.Signals | None = None
+    unfinished: list[object] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Task:
+    number: int
+    shard: object
+    attempt: int = 0
+    delivered: int = 0  # items handed to on_items so far (over all attempts)
+    seen: int = 0  # items received from the current attempt
+
+
+class _Worker:
+    def __init__(self, ctx: Any, work: Work) -> None:
+        parent, child = ctx.Pipe(duplex=True)
+        self.proc = ctx.Process(target=_serve, args=(child, work), daemon=True)
+        self.proc.start()
+        child.close()
+        self.conn = parent
+        self.task: _Task | None = None
+
+    def stop(self) -> None:
+        if self.proc.is_alive():
+            try:
+                self.proc.terminate()
+            except OSError:  # already gone
+                pass
+
+    def close(self) -> None:
+        self.conn.close()
+        self.proc.close()
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent ends (``prctl(PR_SET_PDEATHSIG)``);
+    elsewhere a worker ends when its pipe closes."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the parent ended before prctl took effect
+        os._exit(1)
+
+
+def _serve(conn: Connection, work: Work) -> None:
+    """A worker's loop: receive ``(number, shard)``, send ``("items", number, [...])`` batches
+    and ``("done", number, [...])``, or ``("error", number, [...], text)``; ``None`` ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        number, shard = task
+        batch: list[Any] = []
+        try:
+            for item in work(shard):
+                batch.append(item)
+                if len(batch) >= BATCH:
+                    conn.send(("items", number, batch))
+                    batch = []
+        except Exception as exc:  # noqa: BLE001 - a bug in reading: the parent reports it
+            conn.send(("error", number, batch, f"internal error: {type(exc).__name__}: {exc}"))
+        else:
+            conn.send(("done", number, batch))
+
+
+def _context() -> Any:
+    """Fork where there is one (workers share the modules the parent loaded), else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _death(proc: Any) -> str:
+    code = proc.exitcode
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        note = " (out of memory?)" if -code == signal.SIGKILL else ""
+        return f"worker killed by {name}{note}"
+    return f"worker ended with exit code {code}"
+
+
+class _Stop:
+    """SIGINT and SIGTERM set :attr:`signal` while :func:`run` runs; the old handlers are put
+    back after."""
+
+    def __init__(self) -> None:
+        self.signal: signal.Signals | None = None
+        self.old: dict[signal.Signals, Any] = {}
+
+    def __enter__(self) -> _Stop:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self.old[sig] = signal.signal(sig, self._handle)
+            except ValueError:  # not the main thread: no handlers, the caller stops us
+                pass
+        return self
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.signal is None:
+            self.signal = signal.Signals(signum)
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self.old.items():
+            signal.signal(sig, old)
+
+
+def run(shards: Iterable[Any], work: Work, *, jobs: int,
+        on_items: Callable[[Any, list[Any]], None],
+        on_done: Callable[[object], None] | None = None,
+        progress: Callable[[Outcome, int, bool], None] | None = None,
+        warm: Callable[[], None] | None = None) -> Outcome:
+    """Run ``work(shard)`` for every shard on ``jobs`` processes (module docstring).
+
+    :param shards: the plan (an iterable of picklable shards; read lazily, a few ahead).
+    :param work: a module-level function ``work(shard) -> iterable of picklable items``.
+    :param jobs: worker processes, at least 1.
+    :param on_items: called in this process with ``(shard, items)`` for each batch, in order
+        within a shard (shards interleave).
+    :param on_done: called with each shard read to its end.
+    :param progress: called now and then with ``(outcome, bytes planned, planning finished)``.
+    :param warm: called once in this process before the workers start (imports they share).
+    :returns: the :class:`Outcome`; never raises for a worker's death or a stop signal.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    ctx = _context()
+    if warm is not None and ctx.get_start_method() == "fork":
+        warm()
+    out = Outcome()
+    plan = iter(shards)
+    planned_bytes = 0
+    planning = True
+    waiting: deque[_Task] = deque()
+    numbers = 0
+    workers: list[_Worker] = []
+    last_progress = 0.0
+
+    def plan_more() -> None:
+        nonlocal planning, numbers, planned_bytes
+        while planning and len(waiting) < jobs:
+            try:
+                shard = next(plan)
+            except StopIteration:
+                planning = False
+                return
+            waiting.append(_Task(numbers, shard))
+            numbers += 1
+            planned_bytes += getattr(shard, "weight", 0)
+
+    with _Stop() as stop:
+        try:
+            while True:
+                if stop.signal is not None:
+                    break
+                plan_more()
+                # replace dead workers; hand out work
+                for w in workers:
+                    if w.task is None and waiting:
+                        w.task = waiting.popleft()
+                        try:
+                            w.conn.send((w.task.number, w.task.shard))
+                        except OSError:  # died meanwhile: found below
+                            pass
+                while len(workers) < jobs and waiting:
+                    w = _Worker(ctx, work)
+                    workers.append(w)
+                    w.task = waiting.popleft()
+                    w.conn.send((w.task.number, w.task.shard))
+                busy = [w for w in workers if w.task is not None]
+                if not busy:
+                    if not planning and not waiting:
+                        break
+                    continue
+                ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=0.2)
+                for w in busy:
+                    if w.conn in ready:
+                        _receive(w, out, on_items, on_done)
+                for w in list(workers):
+                    if w.proc.sentinel in ready or not w.proc.is_alive():
+                        _reap(w, workers, waiting, out, on_items, on_done)
+                if progress is not None and time.monotonic() - last_progress >= 0.1:
+                    last_progress = time.monotonic()
+                    progress(out, planned_bytes, not planning)
+        finally:
+            _shutdown(workers)
+        if stop.signal is not None:
+            out.interrupted = stop.signal
+            running = sorted((w.task for w in workers if w.task is not None), key=lambda t: t.number)
+            out.unfinished = [t.shard for t in running] + [t.shard for t in waiting] + list(plan)
+        for w in workers:
+            w.close()
+    if progress is not None:
+        progress(out, planned_bytes, not planning)
+    return out
+
+
+def _deliver(task: _Task, items: list[Any], on_items: OnItems) -> int:
+    """Hand the items of the current attempt that were not handed out by an earlier one."""
+    start = task.seen
+    task.seen += len(items)
+    fresh = items[max(0, task.delivered - start):]
+    if fresh:
+        task.delivered += len(fresh)
+        on_items(task.shard, fresh)
+    return len(fresh)
+
+
+def _receive(w: _Worker, out: Outcome, on_items: OnItems, on_done: OnDone) -> None:
+    """Take every message waiting on a worker's pipe."""
+    while w.task is not None:
+        try:
+            if not w.conn.poll():
+                return
+            msg = w.conn.recv()
+        except (EOFError, OSError):
+            return
+        kind, number = msg[0], msg[1]
+        task = w.task
+        if number != task.number:  # cannot happen: one task per worker at a time
+            continue
+        out.items += _deliver(task, msg[2], on_items)
+        if kind == "done":
+            out.done += 1
+            out.bytes_done += getattr(task.shard, "weight", 0)
+            w.task = None
+            if on_done is not None:
+                on_done(task.shard)
+        elif kind == "error":
+            out.failed.append(Failure(task.shard, msg[3], task.delivered))
+            w.task = None
+
+
+def _reap(w: _Worker, workers: list[_Worker], waiting: deque[_Task], out: Outcome,
+          on_items: OnItems, on_done: OnDone) -> None:
+    """A worker's process ended: take what it sent before, then retry or fail its shard."""
+    _receive(w, out, on_items, on_done)
+    w.proc.join()
+    workers.remove(w)
+    task = w.task
+    cause = _death(w.proc)
+    w.close()
+    out.lost_workers += 1
+    if task is None:
+        return
+    if task.attempt == 0:
+        task.attempt = 1
+        task.seen = 0
+        out.retried += 1
+        waiting.appendleft(task)
+    else:
+        out.failed.append(Failure(task.shard, f"{cause} (twice)", task.delivered))
+
+
+def _shutdown(workers: list[_Worker]) -> None:
+    """Stop every worker and wait for it: an idle one is told to end, a busy one (or one that
+    does not end) gets SIGTERM, then SIGKILL after :data:`GRACE_SECONDS`."""
+    for w in workers:
+        if w.task is None:
+            try:
+                w.conn.send(None)
+            except OSError:
+                pass
+        else:
+            w.stop()
+    deadline = time.monotonic() + GRACE_SECONDS
+    for w in workers:
+        w.proc.join(max(0.0, deadline - time.monotonic()))
+    for w in workers:
+        if w.proc.is_alive():
+            w.proc.kill()
+            w.proc.join()
+
+
+
+# ---------------------------------------------------------------------------------------------
+# progress
+
+
+class Progress:
+    """A one-line progress bar on stderr: bytes of the shards done of those planned so far (a
+    ``+`` while planning goes on), messages, messages per second."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.shown = False
+
+    def __call__(self, out: Outcome, planned: int, final: bool) -> None:
+        width = 30
+        filled = width * out.bytes_done // planned if planned else 0
+        rate = out.items / max(time.monotonic() - self.start, 1e-9)
+        more = "" if final else "+"
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {_mb(out.bytes_done)}/"
+                          f"{_mb(planned)}{more} MB  {out.items} messages  {rate:.0f}/s")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f}"
+
+
+# ---------------------------------------------------------------------------------------------
+# scan
+
+
+def outcome_summary(out: Outcome) -> tuple[dict[str, object], int | None]:
+    """What a run adds to a scan summary, only what happened (``failed_shards``,
+    ``workers_lost`` and ``retried``, ``interrupted`` with ``unfinished``), and the exit code it
+    calls for (:data:`EXIT_INTERRUPTED` after a stop, 1 after a failed shard or a lost worker,
+    else ``None``)."""
+    keys: dict[str, object] = {}
+    code = None
+    if out.failed:
+        keys["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
+                                 for f in out.failed]
+    if out.lost_workers:
+        keys["workers_lost"] = out.lost_workers
+        keys["retried"] = out.retried
+    if out.interrupted is not None:
+        keys["interrupted"] = out.interrupted.name
+        keys["unfinished"] = [_describe(s) for s in out.unfinished]
+        code = EXIT_INTERRUPTED[out.interrupted]
+    elif out.failed or out.lost_workers:
+        code = 1
+    return keys, code
+
+
+MIN_SHARD_BYTES = 1 << 20
+"""The smallest shards :func:`shard_bytes` asks for: 1 MiB is some 200 messages of mail, about
+0.2 s of decoding, far above the milliseconds a shard costs to hand out."""
+
+SHARDS_PER_JOB = 8
+"""Shards per worker :func:`shard_bytes` aims at: with eight, the last shard to finish leaves
+the other workers idle for at most about an eighth of a worker's share."""
+
+
+def shard_bytes(paths: list[str], jobs: int) -> int:
+    """The ``target_bytes`` for ``paths`` on ``jobs`` workers: the total size of their files
+    (folders listed by :func:`onemail.message.containers.tasks`) over ``jobs *
+    SHARDS_PER_JOB``, between :data:`MIN_SHARD_BYTES` and
+    :data:`~onemail.message.shards.DEFAULT_TARGET_BYTES`."""
+    from ..message.containers import FileTask, tasks
+    from ..message.shards import DEFAULT_TARGET_BYTES
+
+    total = 0
+    for task in tasks([p for p in paths if p != "-"]):
+        if isinstance(task, FileTask):
+            try:
+                total += os.stat(task.file).st_size
+            except OSError:
+                pass
+    return max(MIN_SHARD_BYTES, min(DEFAULT_TARGET_BYTES, total // (jobs * SHARDS_PER_JOB)))
+
+
+def _describe(shard: Any) -> dict[str, Any]:
+    """A shard as JSON: where it is and which messages it covers."""
+    d = {"path": shard.path, "member": shard.member, "kind": shard.kind}
+    if shard.kind == "mbox":
+        d.update(start=shard.start, end=shard.end, first_message=shard.index, messages=shard.count)
+    elif shard.kind == "files":
+        names = [t.member or t.file for t in shard.tasks]
+        d.update(first=names[0], last=names[-1], files=len(names))
+    return d
+
+
+def print_pool_summary(s: dict[str, Any], w: Callable[[str], object]) -> None:
+    """Write the pool's part of a scan summary (failed shards, lost workers, a stop) with
+    ``w``."""
+    if s.get("workers_lost"):
+        w(f"\n{'workers lost':<40}{s['workers_lost']:>8}\n{'shards retried':<40}{s['retried']:>8}\n")
+    for title, key in (("failed shards", "failed_shards"), ("unfinished shards", "unfinished")):
+        if s.get(key):
+            w(f"\n{title}\n")
+            for d in s[key]:
+                w(f"  {_place(d)}" + (f": {d['error']}" if "error" in d else "") + "\n")
+    if s.get("interrupted"):
+        w(f"\ninterrupted by {s['interrupted']}: the counts above are of what finished\n")
+
+
+def _place(d: dict[str, Any]) -> str:
+    where = d["path"] if d.get("member") is None else f"{d['path']}/{d['member']}"
+    if d["kind"] == "mbox":
+        return (f"{where} bytes {d['start']}-{d['end']} (messages {d['first_message']}-"
+                f"{d['first_message'] + d['messages'] - 1})")
+    if d["kind"] == "files":
+        return f"{where} files {d['first']} to {d['last']}"
+    return where
+
+
+# ---------------------------------------------------------------------------------------------
+# export
+
+
+def export_work(shard: Any, *, attachments: str | None = None,
+                repair: bool = False) -> Iterator[tuple[Any, ...]]:
+    """``export``'s work: for each message of ``shard``, ``("records", records, failed,
+    counts)`` (its attachments saved by this worker under ``attachments``); for each skipped
+    item, ``("skipped", reason, where, detail)``."""
+    from collections import Counter
+
+    from ..message.containers import Found
+    from ..message.shards import messages
+    from .export import export_message
+
+    for item in messages(shard, repair=repair):
+        if isinstance(item, Found):
+            counts: Counter[str] = Counter()
+            records, failed = export_message(item, attachments, counts)
+            yield "records", records, failed, dict(counts)
+        else:
+            yield "skipped", item.reason, item.where, item.detail
+
+
+def export_paths(args: Any, sink: Any, counts: Counter[str],
+                 skipped: Counter[str]) -> tuple[bool, int | None]:
+    """Run ``onemail export --jobs N``: shards of ``args.paths`` on the pool, each record
+    written by ``sink`` in this process as its batch arrives (complete records only), skipped
+    items reported as the sequential export reports them.
+
+    :returns: ``(failed, exit code or None)``: the code is 130 / 143 after SIGINT / SIGTERM, 1
+        after a failed shard or a lost worker (each printed on standard error).
+    """
+    import functools
+
+    from ..message.shards import shards
+    from ._safe import escape_for_terminal
+    from .export import report_skipped
+    from .mail import usable_cpus
+
+    if "-" in args.paths:
+        print("onemail export: --jobs reads files and folders; standard input ('-') is read by "
+              "this process alone: run without --jobs", file=sys.stderr)
+        return True, 2
+    failed = False
+
+    def on_items(shard: Any, items: list[Any]) -> None:
+        nonlocal failed
+        for item in items:
+            if item[0] == "records":
+                _, records, bad, delta = item
+                for r in records:
+                    sink.write(r)
+                counts.update(delta)
+                failed |= bad
+            else:
+                failed |= report_skipped(item[1], item[2], item[3], skipped)
+
+    jobs = min(args.jobs, usable_cpus())
+    work = functools.partial(export_work, attachments=args.attachments, repair=args.repair)
+    bar = Progress() if sys.stderr.isatty() else None
+    out = run(shards(args.paths, target_bytes=shard_bytes(args.paths, jobs)), work, jobs=jobs,
+              on_items=on_items, progress=bar)
+    if bar is not None:
+        bar.done()
+    say = functools.partial(print, file=sys.stderr)
+    if out.lost_workers:
+        say(f"onemail export: workers lost {out.lost_workers}, shards retried {out.retried}")
+    for f in out.failed:
+        say(f"onemail export: failed shard {escape_for_terminal(_place(_describe(f.shard)))}: {f.error}")
+    for shard in out.unfinished:
+        say(f"onemail export: unfinished shard {escape_for_terminal(_place(_describe(shard)))}")
+    if out.interrupted is not None:
+        say(f"onemail export: interrupted by {out.interrupted.name}: the records written are "
+            "those of what finished")
+    if out.interrupted is not None:
+        return True, EXIT_INTERRUPTED[out.interrupted]
+    if out.failed or out.lost_workers:
+        return True, 1
+    return failed, None

@@ -1,0 +1,380 @@
+"""The mbox family (RFC 4155): where one message ends and the next begins, and ``>From`` quoting.
+
+One rule finds the messages of every mbox variant (docs/ambiguities.md M20-M22); the sequential
+reader (:func:`onemail.read_mbox`, :func:`onemail.message.containers.walk`) and the shards of a
+parallel read (:func:`next_separator`) use it alike.
+
+**Separator lines (M20).** A line that starts with the five bytes ``"From "`` separates two
+messages when
+
+* it is the first line of the mailbox, or
+* it is not itself a header field (``From :``) and either the lines after it begin a message
+  header (:func:`begins_header`: the next line is a header field, and the fields before the
+  section's end, its empty line or the first line that is neither a field nor a continuation,
+  include one of :data:`MAIL_FIELDS`: ``Received``, ``From``, ``Date``, ``Subject``, ...), or
+  the line is a whole RFC 4155 envelope: a sender and an asctime date (``From a@b Thu Jul  2
+  12:05:05 2020``; a zone before the year allowed), whatever follows (a message without a
+  header: Tika's ``simple.mbox``).
+
+Whether an empty line comes before it is not looked at, nor, when a header follows, what
+stands on the line: Thunderbird's ``From - Mon Jan  1 ...``, a bare ``"From "`` (Google Takeout,
+GYB), a line without a time, and writers that do not end a message with an empty line
+(sisimai's BSD mailboxes, kmime's ``simple-encapsulated.mbox``, mimekit's ``simple.mbox.txt``)
+all separate. A body line such as ``From 9:30 until 10:00`` separates only when a message
+header follows it. Every ``"From "`` line inside a message that
+was not taken as a separator is an ``AmbiguousMboxSeparator`` issue of that message: a message
+may hold two.
+
+**Content-Length (M22, mboxcl / mboxcl2).** When a message's header section has a
+``Content-Length`` and the body of that many bytes ends at the end of the mailbox (line ends
+aside) or just before a separator line (an empty line between allowed), the message ends there
+and ``"From "`` lines inside it separate nothing; a separator the line rule alone would have
+taken inside it is an ``AmbiguousMboxContentLength`` issue. Any other ``Content-Length`` (stale,
+wrong, past the end) is ignored.
+
+**Quoting (M21, mboxo / mboxrd).** Each line of ``">From "`` preceded by any number of ``>``
+loses one ``>`` (the mboxrd rule; in mboxo only ``>From`` lines were quoted, so an original
+``>From`` line of an mboxo message loses its ``>``), one ``AmbiguousMboxQuoting`` issue per line.
+A message delimited by its ``Content-Length`` whose body holds an unquoted ``"From "`` line was
+written unquoted (mboxcl2) and is left as it is.
+
+**Bytes.** A message's span excludes its separator line and the empty line that ends it before
+the next separator (or at the end of the mailbox): the mbox's, not the message's. Issues of
+these rules have the place ``mbox``, offsets into the message's span as it stands in the
+mailbox (add :attr:`MboxSpan.start` for an offset into the file).
+
+**Cost.** Each byte is looked at a bounded number of times: the header sections checked after
+candidate lines never overlap (each ends at the first line that is no header field, and a
+candidate is no field), so splitting is linear in the mailbox.
+"""
+
+from __future__ import annotations
+
+import mmap
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from .formats import ReadContext
+from .issues import MessageIssueKind
+from .model import Message, MessageIssue, bounded
+
+__all__ = [
+    "MAIL_FIELDS",
+    "MboxSpan",
+    "begins_header",
+    "is_separator",
+    "mbox_spans",
+    "next_separator",
+    "read_span",
+    "spans",
+    "unquote",
+]
+
+MAIL_FIELDS = frozenset({
+    b"from", b"sender", b"reply-to", b"to", b"cc", b"bcc", b"message-id", b"in-reply-to",
+    b"references", b"subject", b"date", b"return-path", b"received", b"delivered-to",
+    b"mime-version", b"content-type", b"content-transfer-encoding", b"resent-from",
+    b"resent-date", b"resent-to", b"resent-message-id", b"envelope-to", b"x-mailer",
+})
+"""Header field names (lower case) of RFC 5322 (origin, destination, identification,
+informational, trace and resent fields), RFC 2045 and common delivery fields: a header section
+holding one of them is a message's."""
+
+MAX_CONTENT_LENGTH_DIGITS = 20
+"""A ``Content-Length`` of more digits than this is ignored (a bound, not a guess: 20 digits
+exceed any file size)."""
+
+_FIELD = re.compile(rb"([\x21-\x39\x3b-\x7e]+)[ \t]*:")
+_NOT_A_CANDIDATE = re.compile(rb"From[ \t]*:")  # "From :" is a header field, not a separator
+# An RFC 4155 envelope: "From", a sender, an asctime date (a zone before the year allowed).
+_ENVELOPE = re.compile(
+    rb"From +[^ \t\r\n]+ +(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) +"
+    rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +[0-9]{1,2} +"
+    rb"[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?: +[^ \t\r\n]+)?? +[0-9]{4}[ \t]*\r?")
+ENVELOPE_BYTES = 256
+"""Longest ``"From "`` line read as an RFC 4155 envelope (a bound on the work per line)."""
+
+_QUOTED = re.compile(rb"^>(>*From )", re.M)
+_DIGITS = re.compile(rb"[ \t]*([0-9]{1,%d})[ \t]*\r?$" % MAX_CONTENT_LENGTH_DIGITS)
+
+Data = bytes | bytearray | mmap.mmap
+"""A mailbox in memory: bytes, or a memory-mapped file (only offsets into it are kept)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MboxSpan:
+    """One message of an mbox: byte offsets into the mailbox.
+
+    :param start: the first byte of the message (after its separator line).
+    :param end: the byte after its last one (before the empty line that ends it).
+    :param separator: the offset of its ``"From "`` separator line.
+    :param by_length: ``True`` when its end came from its ``Content-Length`` (M22).
+    :param quoted: ``True`` when ``>From`` quoting is undone on reading (M21).
+    :param unsplit: offsets into the mailbox of ``"From "`` lines inside the message not taken
+        as separators (M20).
+    :param length_conflict: the offset of a line inside a ``Content-Length`` body that the line
+        rule alone would have taken as a separator (M22), else ``None``.
+    """
+
+    start: int
+    end: int
+    separator: int
+    by_length: bool = False
+    quoted: bool = True
+    unsplit: tuple[int, ...] = ()
+    length_conflict: int | None = None
+
+
+def _section(data: Data, pos: int, n: int) -> tuple[bool, int, int | None, int]:
+    """Look at the header section starting at ``pos`` (before ``n``).
+
+    :returns: ``(has_mail_field, first_field, content_length, body)``: whether a field of
+        :data:`MAIL_FIELDS` is among its fields; 1 if its first line is a field else 0;
+        the ``Content-Length`` value or ``None``; the offset after its ending empty line, or -1
+        when the section ended at a line that is no field (or at ``n``).
+    """
+    found, first, length = False, 0, None
+    line = pos
+    while line < n:
+        nl = data.find(b"\n", line, n)
+        stop = n if nl < 0 else nl
+        if stop == line or (stop == line + 1 and data[line] == 0x0D):
+            return found, first, length, stop + 1 if nl >= 0 else -1
+        c = data[line]
+        if c not in (0x20, 0x09):
+            m = _FIELD.match(data, line, stop)
+            if m is None:
+                return found, first, length, -1
+            if line == pos:
+                first = 1
+            name = m.group(1).lower()
+            if name in MAIL_FIELDS:
+                found = True
+            elif name == b"content-length":
+                d = _DIGITS.match(data, m.end(), stop)
+                if d is not None and length is None:
+                    length = int(d.group(1))
+        elif line == pos:
+            return found, 0, length, -1
+        if nl < 0:
+            break
+        line = nl + 1
+    return found, first, length, -1
+
+
+def _starts_message(data: Data, line: int, n: int) -> tuple[bool, int]:
+    """Whether the ``"From "`` line at ``line`` (not the first of the mailbox) is a separator
+    (M20): not a field itself, and an envelope or followed by a message header. Also the offset
+    after that line (``-1`` without a line feed before ``n``)."""
+    nl = data.find(b"\n", line, n)
+    if nl < 0:
+        return False, -1
+    if _NOT_A_CANDIDATE.match(data, line, nl):
+        return False, nl + 1
+    if nl - line <= ENVELOPE_BYTES and _ENVELOPE.fullmatch(data, line, nl):
+        return True, nl + 1
+    return begins_header(data, nl + 1, end=n), nl + 1
+
+
+def begins_header(data: Data, pos: int = 0, *, end: int | None = None) -> bool:
+    """True when the lines at ``pos`` begin a message header: the first is a header field, and
+    the fields before the section's end (an empty line, a line that is neither a field nor a
+    continuation, or ``end``) include one of :data:`MAIL_FIELDS` (M20; also how
+    :func:`onemail.message.containers.recognise` tells a message from other text)."""
+    n = len(data) if end is None else min(end, len(data))
+    found, first, _, _ = _section(data, pos, n)
+    return bool(found and first)
+
+
+def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
+    """True when the line starting at offset ``line`` of ``data`` is a separator by the line
+    rule (module docstring, M20): the first line of the mailbox starting with ``"From "``, or a
+    ``"From "`` line that is an RFC 4155 envelope or is followed by a message header.
+
+    :param data: the mailbox (``bytes``, ``bytearray`` or ``mmap``).
+    :param line: a byte offset at the start of a line.
+    :param end: where the mailbox ends (default ``len(data)``).
+    """
+    n = len(data) if end is None else end
+    if data[line:line + 5] != b"From ":
+        return False
+    if line == 0:
+        return True
+    if data[line - 1] != 0x0A:
+        return False
+    return _starts_message(data, line, n)[0]
+
+
+def next_separator(data: Data, pos: int, *, end: int | None = None) -> int:
+    """The offset of the first separator line (M20, :func:`is_separator`) starting at or after
+    ``pos``, or ``-1``. A shard of a mailbox cut at such an offset starts with a message.
+
+    A line inside a message's ``Content-Length`` body (M22) can meet the line rule; the
+    sequential read then ignores it (and reports it), a cut there does not: cut only at
+    separators, and such a rare message is split in two.
+
+    :param data: the mailbox. :param pos: a byte offset (any). :param end: where it ends.
+    """
+    n = len(data) if end is None else end
+    if pos <= 0:
+        if data[:5] == b"From ":
+            return 0
+        pos = 1
+    j = pos - 1
+    while True:
+        j = data.find(b"\nFrom ", j, n)
+        if j < 0:
+            return -1
+        line = j + 1
+        if _starts_message(data, line, n)[0]:
+            return line
+        j = line
+
+
+def spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterator[MboxSpan]:
+    """Yield every message of the mailbox ``data[start:end]`` as an :class:`MboxSpan`, in order
+    (module docstring: the separator rule, Content-Length, quoting).
+
+    :param data: the mailbox (``bytes`` or an ``mmap``: only offsets are kept, nothing copied).
+    :param start: where the mailbox starts: 0, or a separator found by :func:`next_separator`
+        (a shard); the line there must start with ``"From "``, else nothing is yielded.
+    :param end: where it ends (default ``len(data)``): a shard's end is the next shard's start.
+
+    A ``"From "`` line without a line feed separates nothing (nothing after it).
+    """
+    n = len(data) if end is None else min(end, len(data))
+    if data[start:start + 5] != b"From ":
+        return
+    sep = start
+    while True:
+        nl = data.find(b"\n", sep, n)
+        if nl < 0:
+            return
+        first = nl + 1
+        _, _, length, body = _section(data, first, n)
+        by_length = False
+        if length is not None and body >= 0 and body + length <= n:
+            target = body + length
+            nxt = _length_target(data, target, n)
+            if nxt is not None:
+                conflict, quoted = _inside_length(data, body, target)
+                yield MboxSpan(first, target, sep, True, quoted, (), conflict)
+                if nxt < 0:
+                    return
+                sep = nxt
+                by_length = True
+        if by_length:
+            continue
+        # the line rule
+        unsplit: list[int] = []
+        j = first - 1
+        while True:
+            j = data.find(b"\nFrom ", j, n)
+            if j < 0:
+                yield MboxSpan(first, _trim_end(data, first, n), sep, False, True, tuple(unsplit))
+                return
+            line = j + 1
+            if _starts_message(data, line, n)[0]:
+                yield MboxSpan(first, _trim_end(data, first, j + 1), sep, False, True, tuple(unsplit))
+                sep = line
+                break
+            unsplit.append(line)
+            j = line
+
+
+def _length_target(data: Data, target: int, n: int) -> int | None:
+    """Where the next separator is when a Content-Length body ends at ``target``: its offset,
+    ``-1`` at the end of the mailbox (line ends aside), ``None`` when the length is wrong."""
+    rest = data[target:min(n, target + 4)]
+    if not bytes(rest).strip(b"\r\n") and target + 4 >= n:
+        return -1
+    for skip in (b"", b"\n", b"\r\n", b"\n\n", b"\r\n\r\n"):
+        line = target + len(skip)
+        if data[line - 1:line] != b"\n":
+            continue
+        if data[target:line] == skip and data[line:line + 5] == b"From ":
+            nl = data.find(b"\n", line, n)
+            if nl >= 0 and not _NOT_A_CANDIDATE.match(data, line, nl) and begins_header(data, nl + 1, end=n):
+                return line
+    return None
+
+
+def _inside_length(data: Data, body: int, target: int) -> tuple[int | None, bool]:
+    """``(conflict, quoted)`` of a Content-Length body ``data[body:target]``: the first line the
+    line rule would take as a separator, and whether ``>From`` quoting is undone (no unquoted
+    ``"From "`` line in it)."""
+    conflict, quoted = None, True
+    j = body - 1
+    while True:
+        j = data.find(b"\nFrom ", j, target)
+        if j < 0:
+            return conflict, quoted and data[body:body + 5] != b"From "
+        line = j + 1
+        quoted = False
+        if conflict is None and _starts_message(data, line, target)[0]:
+            conflict = line
+        j = line
+
+
+def _trim_end(data: Data, first: int, end: int) -> int:
+    """The end of a message whose bytes run to ``end`` (a separator line or the mailbox's end):
+    without the empty line that ends it there (``\\n`` or ``\\r\\n``)."""
+    if end - 2 >= first and data[end - 2:end] == b"\n\n":
+        return end - 1
+    if end - 3 >= first and data[end - 3:end] == b"\n\r\n":
+        return end - 2
+    return end
+
+
+def mbox_spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of each message of an mbox (:func:`spans`), separator lines and
+    the mbox's empty lines excluded."""
+    for s in spans(data, start=start, end=end):
+        yield s.start, s.end
+
+
+def unquote(chunk: Data) -> tuple[bytes, list[int]]:
+    """Undo ``>From`` quoting (M21) of one message's bytes: one ``>`` removed from each line
+    matching ``">+From "``.
+
+    :returns: the bytes, and the offsets into ``chunk`` of the lines changed.
+    """
+    chunk = bytes(chunk)
+    if b">From " not in chunk:
+        return chunk, []
+    lines = [m.start() for m in _QUOTED.finditer(chunk)]
+    return _QUOTED.sub(rb"\1", chunk), lines
+
+
+def read_span(data: Data, span: MboxSpan, ctx: ReadContext) -> Message:
+    """Read one message of a mailbox (its bytes unquoted when :attr:`MboxSpan.quoted`), with the
+    issues of the mbox rules (``mbox`` place, offsets into the span) added to its own."""
+    chunk = data[span.start:span.end]
+    lines: list[int] = []
+    if span.quoted:
+        chunk, lines = unquote(chunk)
+    else:
+        chunk = bytes(chunk)
+    msg = ctx.dispatch(chunk, "mbox", ctx)
+    extra: list[MessageIssue] = []
+    for line in span.unsplit:
+        extra.append(MessageIssue(MessageIssueKind.AMBIGUOUS_MBOX_SEPARATOR, "mbox", line - span.start,
+                                  _line_length(data, line, span.end)))
+    if span.length_conflict is not None:
+        extra.append(MessageIssue(MessageIssueKind.AMBIGUOUS_MBOX_CONTENT_LENGTH, "mbox",
+                                  span.length_conflict - span.start,
+                                  _line_length(data, span.length_conflict, span.end)))
+    for line in lines:
+        extra.append(MessageIssue(MessageIssueKind.AMBIGUOUS_MBOX_QUOTING, "mbox", line, 1))
+    if not extra:
+        return msg
+    return replace(msg, issues=(*msg.issues, *bounded(extra)))
+
+
+def _line_length(data: Data, line: int, end: int) -> int:
+    nl = data.find(b"\n", line, end)
+    stop = end if nl < 0 else nl
+    if stop > line and data[stop - 1] == 0x0D:
+        stop -= 1
+    return stop - line

@@ -1,0 +1,1 @@
+"""Generated tables (scripts/generate_tables.py)."""

@@ -1,0 +1,127 @@
+"""``onemail.message.mbox``: the one separator rule (M20), Content-Length (M22), quoting (M21).
+Whole mailboxes of every variant built from corpus messages are in test_containers.py."""
+
+from __future__ import annotations
+
+from onemail.message.formats import ReadContext
+from onemail.message.mbox import (
+    MboxSpan,
+    begins_header,
+    is_separator,
+    mbox_spans,
+    next_separator,
+    read_span,
+    spans,
+    unquote,
+)
+from onemail.message.reader import read_bytes
+
+ENV = b"From a@b Sat Jan  1 00:00:00 2000\n"
+
+
+def _box(*subjects: bytes, sep: bytes = ENV, gap: bytes = b"\n") -> bytes:
+    return b"".join(sep + b"Subject: " + s + b"\n\nbody " + s + b"\n" + gap for s in subjects)
+
+
+def test_spans_exclude_separators_and_the_mbox_empty_lines():
+    box = _box(b"one", b"two")
+    assert list(mbox_spans(box)) == [(34, 57), (92, 115)] and len(box) == 116
+    assert [box[a:b] for a, b in mbox_spans(box)] == [b"Subject: one\n\nbody one\n",
+                                                     b"Subject: two\n\nbody two\n"]
+
+
+def test_crlf_empty_lines_are_the_mbox_too():
+    box = _box(b"one", b"two").replace(b"\n", b"\r\n")
+    assert [box[a:b] for a, b in mbox_spans(box)] == [b"Subject: one\r\n\r\nbody one\r\n",
+                                                     b"Subject: two\r\n\r\nbody two\r\n"]
+
+
+def test_separator_forms():
+    """Whatever follows From on the line, with or without an empty line before it."""
+    for sep in (b"From \n", b"From -\n", b"From - Mon Jan  1 00:00:00 2001\n", b"From a@b\n",
+                b"From MAILER-DAEMON Thu Jul  2 12:05:05 2020\n", b"From a@b 12:30\n",
+                b"From a@b Mon Jan 01 00:00:00 +0000 2018\n"):
+        assert len(list(spans(_box(b"1", b"2", b"3", sep=sep)))) == 3, sep
+        assert len(list(spans(_box(b"1", b"2", b"3", sep=sep, gap=b"")))) == 3, sep
+    # not followed by a header: one message, the line reported
+    (span,) = spans(b"From a\nSubject: 1\n\nbody\nFrom me to you\nbye\n")
+    assert span.unsplit == (len(b"From a\nSubject: 1\n\nbody\n"),)
+
+
+def test_body_lines_that_do_not_split():
+    body = (b"From a\nSubject: x\n\ntext\n\nFrom 9:30 until 10:00\nin room 4\n\n"
+            b"From Russia with love\nYear: 1963\n\nFrom :header-like\nSubject: y\n")
+    (span,) = spans(body)
+    assert [body[u:u + 6] for u in span.unsplit] == [b"From 9", b"From R", b"From :"]
+
+
+def test_is_separator_and_begins_header():
+    box = _box(b"one", b"two")
+    second = box.index(b"From ", 1)
+    assert is_separator(box, 0) and is_separator(box, second)
+    assert not is_separator(box, second + 1) and not is_separator(box, len(ENV))
+    assert begins_header(b"X-Foo: 1\nReceived: by x\n\n")
+    assert not begins_header(b"X-Foo: 1\nTitle: z\n\nSubject: after the header\n")
+    assert not begins_header(b" continued: x\nSubject: y\n")
+
+
+def test_next_separator_cuts_give_the_sequential_spans():
+    box = _box(*[b"m%d" % i for i in range(9)])
+    whole = list(mbox_spans(box))
+    for step in (1, 7, 50, 333):
+        cuts = sorted({next_separator(box, p) for p in range(0, len(box), step)} - {-1})
+        sharded = []
+        for a, b in zip(cuts, [*cuts[1:], len(box)], strict=True):
+            sharded += list(mbox_spans(box, start=a, end=b))
+        assert sharded == whole, step
+    assert next_separator(box, len(box) - 3) == -1
+
+
+def test_content_length_checked_before_it_is_used():
+    body = b"x\n\nFrom inner Sat Jan  1 00:00:00 2000\nSubject: inner\n\ny\n"
+    good = ENV + b"Subject: a\nContent-Length: %d\n\n" % len(body) + body + b"\n" + _box(b"b")
+    first, second = spans(good)
+    assert (first.by_length, first.quoted, second.by_length) == (True, False, False)
+    assert first.length_conflict == good.index(b"From inner")
+    wrong = good.replace(b"Content-Length: %d" % len(body), b"Content-Length: 5")
+    assert [s.by_length for s in spans(wrong)] == [False, False, False]
+    huge = good.replace(b"Content-Length: %d" % len(body), b"Content-Length: " + b"9" * 30)
+    assert len(list(spans(huge))) == 3  # more than 20 digits: ignored, never int() of them
+
+
+def test_content_length_up_to_the_end_of_the_mailbox():
+    body = b"From x\n"  # unquoted (mboxcl2)
+    box = ENV + b"Subject: a\nContent-Length: %d\n\n" % len(body) + body + b"\n"
+    (span,) = spans(box)
+    assert span.by_length and box[span.start:span.end].endswith(b"\n\nFrom x\n")
+
+
+def test_unquote_and_read_span_issues():
+    chunk = b"Subject: q\n\n>From a\n>>From b\nFrom c\n"
+    assert unquote(chunk) == (b"Subject: q\n\nFrom a\n>From b\nFrom c\n", [12, 20])
+    box = ENV + chunk
+    (span,) = spans(box)
+    msg = read_span(box, span, ReadContext(False, 0, read_bytes))
+    mbox = [(i.kind.value, i.offset, i.length) for i in msg.issues if i.where == "mbox"]
+    assert mbox == [("AmbiguousMboxSeparator", 29, 6), ("AmbiguousMboxQuoting", 12, 1),
+                    ("AmbiguousMboxQuoting", 20, 1)]
+    assert msg.parts[0].text == "From a\n>From b\nFrom c\n"
+
+
+def test_from_line_without_line_feed_and_not_an_mbox():
+    assert list(spans(b"From ")) == [] and list(spans(b"From x")) == []
+    assert list(spans(b"Subject: x\n\n")) == []
+    assert list(spans(b"From x\n")) == [MboxSpan(7, 7, 0)]
+
+
+def test_splitting_is_linear_on_hostile_lines():
+    """Issue 16 item 3: an unterminated last From line full of ``0:00 `` and many candidate
+    lines: the work is bounded per line (checked by counting, never timing)."""
+    data = b"From a\nSubject: x\n\n" + b"From " + b"0:00 " * 40_000
+    assert [s.unsplit for s in spans(data)] == [(19,)]
+    many = b"From a\nSubject: x\n\n" + b"\nFrom x\nTitle: y\nNote: z\n" * 20_000
+    (span,) = spans(many)
+    assert len(span.unsplit) == 20_000
+    envelopes = b"From a\nSubject: x\n\n" + (b"From a Mon Jan  1 00:00:00 " + b"x " * 100 + b"\n") * 2000
+    (span,) = spans(envelopes)
+    assert len(span.unsplit) == 2000
