@@ -653,7 +653,8 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
             not _western_shape(old_text) or not _consistent(new_text)
             or not _alone_runs_are_words(old_text, wrong, right)):
         return False
-    if wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text):
+    if (wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text)
+            and not _korean_again(wrong, right, new, new_text)):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
@@ -670,12 +671,20 @@ _ALONE_EAST = re.compile("(?<![^\\W_])[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\u
                          "\uff61-\uff9f\ue000-\uf8ff]+(?![^\\W_])")
 
 
+#: An East Asian (or private-use) character with an ASCII letter beside it: an accented
+#: letter of a Western word read with its neighbour as one CJK character (D47).
+_EAST_IN_WORD = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f"
+                           "\ue000-\uf8ff](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")
+
+
 def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
     """True when every East Asian run of ``text`` that stands as a word of its own reads, through
     ``wrong`` and ``right`` (a CJK page and a Western one), as a word: letters only, an ASCII
     one among them (D47). Western text read as a CJK page makes such a run from a short word
     that starts with an accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in
     Latin prose or code (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``."""
+    if _EAST_IN_WORD.search(text) is None:
+        return False  # every run alone: no accented letter inside a word (D47)
     for m in _ALONE_EAST.finditer(text):
         data = _encode(m.group(), wrong)
         word = _decode(data, right) if data is not None else None
@@ -1037,6 +1046,36 @@ def _odd_east(han: int, common: int, text: str) -> bool:
     return bool(han and common * 2 < han) or _PRIVATE_USE.search(text) is not None
 
 
+#: Korean read as a Chinese page comes back when its reading has at least this many syllables
+#: and at least this share of them among Korean's common ones (D48).
+KOREAN_MIN = 4
+KOREAN_COMMON = 0.75
+_KOREAN: list[re.Pattern] = []
+
+
+def _korean_again(wrong: str, right: str, new, new_text: str) -> bool:
+    """True when a step from GBK or Big5 to EUC-KR reads Han-dominant text back into Korean
+    (D48): Hangul with almost no ideograph or kana (at most one per ten syllables), at least
+    ``KOREAN_MIN`` syllables, ``KOREAN_COMMON`` of them among the syllables that make 95 % of
+    Korean text (``KOREAN_SYLLABLES``, from langdetect's profile). EUC-KR's syllables are
+    GB2312's and Big5's common ideographs (rows 0xB0..0xC8), so the mojibake looks like
+    Chinese; Chinese read as EUC-KR gives syllables its characters' bytes pick, seldom common
+    ones (at most 2 of 3 in 2 265 Chinese lines and texts)."""
+    if right != "euc-kr" or wrong not in ("gbk", "big5") or new.hangul < KOREAN_MIN:
+        return False
+    if (new.han + new.kana + new.half_kana) * 10 > new.hangul:
+        return False
+    if not _KOREAN:
+        from ._tables.language import KOREAN_SYLLABLES
+
+        _KOREAN.append(re.compile("[" + KOREAN_SYLLABLES + "]"))
+    syllables = len(_ALL_HANGUL.findall(new_text))
+    return _count(_KOREAN[0], new_text) >= KOREAN_COMMON * syllables
+
+
+_ALL_HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
 def _east_input(old, text: str) -> bool:
     """True when ``text`` (``old``: its counts) may be a CJK page's reading: it holds an East
     Asian character, or a private-use one (D43: cp932 reads its user-defined rows so;
@@ -1052,7 +1091,8 @@ def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
     if not _east_input(old, text):
         return False
     if right in _CJK_PAGES:
-        return _odd_east(old.han, old.common, text)
+        # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48)
+        return _odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han >= KOREAN_MIN)
     if right in ("windows-1252", "iso-8859-1"):
         found = memo.get("western")
         if found is None:
@@ -1166,7 +1206,10 @@ def _round(current, base, group, counts, segments, scored, memo):
             continue
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
-        if _vetoed(group, new_group, right) or _kana_han_flip(counts, new_counts, right):
+        if _vetoed(group, new_group, right) and not (
+                group == "han" and _korean_again(wrong, right, new_counts, out)):
+            continue  # (Han to Hangul only for Korean read as GBK or Big5, D48)
+        if _kana_han_flip(counts, new_counts, right):
             continue
         # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading; among
         # UTF-8 readings, the letters of one language (D21)
@@ -1338,6 +1381,7 @@ def repair_possible(text: str) -> bool:
     if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
+    korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
     for wrong in _CJK_WRONG:
         try:
             data = text.encode(_PY[wrong])  # (as _encode does for a CJK page)
@@ -1346,7 +1390,7 @@ def repair_possible(text: str) -> bool:
         if data.isascii():
             continue
         two_pairs = two_sjis = None
-        for right in rights:
+        for right in rights if wrong not in ("gbk", "big5") else rights + korean:
             if right == wrong:
                 continue
             if right != "utf-8":
