@@ -105,3 +105,13 @@ def test_d48_korean_read_as_gbk_or_big5_comes_back() -> None:
     for clean in ("\u4e2d\u6587\u7684\u6587\u5b57\uff0c\u6211\u4eec\u90fd\u559c\u6b22\u3002",
                   "\u5317\u4eac \u4e0a\u6d77 \u5e7f\u5dde"):
         assert repair(clean).text == clean
+
+
+def test_d49_non_latin_letters_inside_an_ascii_word() -> None:
+    for original in ("M\u00e1rorca", "Mpodeli, nt inci\u00f3ng uega"):
+        moji = original.encode("utf-8").decode("cp1251")
+        out = repair(moji)
+        assert out.text == original
+        assert out.steps == (("windows-1251", "utf-8"),)
+    # homoglyphs stay (a visible case: Cyrillic "е" in an English word)
+    assert repair("K\u0435\u0435p pushin to the top bwoy!").text == "K\u0435\u0435p pushin to the top bwoy!"

@@ -370,11 +370,27 @@ COMMON_SYMBOLS = (r"\x00-\x7f\xa0\xa1\xa3\xa5\xa7\xa9\xab\xae\xb0\xb1\xb4\xb7\xb
 _STRAY = re.compile(r"[\u0370-\u0e7f](?<=[A-Za-z0-9].)(?=[A-Za-z0-9])")
 
 
+def _stray_letters(text: str) -> int:
+    """The letters of non-Latin alphabets inside ASCII words: alone between ASCII letters or
+    digits (``5\u05e335``), or in a run of them with an ASCII letter or digit on both sides
+    (``M\u0413\u040erorca``, windows-1251's reading of UTF-8 ``á``): they earn the repair
+    score no frequency points (D49)."""
+    n = _count(_STRAY, text)
+    if n or _STRAY_HINT.search(text):
+        n += sum(len(m.group()) for m in _STRAY_RUNS.finditer(text))
+    return n
+
+
+_STRAY_HINT = re.compile(r"[A-Za-z0-9][\u0370-\u0e7f]")
+_STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
+
+
 def _score(text: str) -> tuple[float, str, object]:
     """Return ``(repair score, script group, counts)`` of ``text``."""
     c = classify(text)
-    s = score_counts(c, 0, good=alphabet_letters(text) if c.greek + c.cyrillic + c.hebrew
-                     + c.arabic + c.thai else 0)
+    # (letters inside an ASCII word are no language's evidence, D49)
+    s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text))
+                     if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
     if not text.isascii():
         east = c.han + c.kana + c.hangul + c.half_kana + c.wedged
         ascii_letters = len(text) - len(text.encode("ascii", "ignore").translate(None, _LETTERS))
