@@ -31,6 +31,13 @@ non-Latin alphabet becomes East Asian only through a UTF-8 reading; and structur
 (:func:`_plausible_step`) keep a CJK page from explaining text that shows no sign of it.
 Latin and script-less text may go anywhere.
 
+Western text read as a CJK page (D38, D44, D45, D47): its reading back must be one
+language's letters (a sign every language uses between ASCII characters counts for none), an
+East Asian character must touch an ASCII letter and one standing alone must read as a word;
+among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
+Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
+(D48, the one exception to the Han/Hangul guard).
+
 **The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
 signature*: a character that windows-1252 / ISO-8859-1 / windows-1251 / windows-1250 / CP437
