@@ -174,7 +174,13 @@ def _c1_as_1252() -> dict[int, str]:
     return _C1_MAP
 
 
+#: Bytes no UTF-8 (nor CESU-8) holds: a search for one is cheaper than a failing decode.
+_NOT_UTF8 = re.compile(rb"[\xc0\xc1\xf5-\xff]")
+
+
 def _decode(data: bytes, name: str) -> str | None:
+    if name == "utf-8" and _NOT_UTF8.search(data) is not None:
+        return None
     try:
         if name in _TABLES:
             text = codecs.charmap_decode(data, "strict", _table(name)[0])[0]
@@ -1088,12 +1094,18 @@ def _korean_again(wrong: str, right: str, new, new_text: str) -> bool:
         return False
     if (new.han + new.kana + new.half_kana) * 10 > new.hangul:
         return False
+    return _korean_syllables(new_text)
+
+
+def _korean_syllables(text: str) -> bool:
+    """True when ``text`` has at least ``KOREAN_MIN`` Hangul syllables, ``KOREAN_COMMON`` of
+    them among Korean's common ones (D48)."""
     if not _KOREAN:
         from ._tables.language import KOREAN_SYLLABLES
 
         _KOREAN.append(re.compile("[" + KOREAN_SYLLABLES + "]"))
-    syllables = len(_ALL_HANGUL.findall(new_text))
-    return _count(_KOREAN[0], new_text) >= KOREAN_COMMON * syllables
+    syllables = _count(_ALL_HANGUL, text)
+    return syllables >= KOREAN_MIN and _count(_KOREAN[0], text) >= KOREAN_COMMON * syllables
 
 
 _ALL_HANGUL = re.compile("[\uac00-\ud7a3]")
@@ -1425,6 +1437,8 @@ def repair_possible(text: str) -> bool:
             out = _decode(data, right)
             if out is None or out == text:
                 continue
+            if right in korean and len(rights) == 1 and not _korean_syllables(out):
+                continue  # (before the counts: D48's syllables, counted with patterns)
             if right != "utf-8" and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True
