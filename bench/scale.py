@@ -49,7 +49,7 @@ import onemail.dask as od
 if __name__ == "__main__":
     t = time.monotonic()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster):
+                      dashboard_address=":0") as cluster, Client(cluster):
         up = time.monotonic() - t
         t = time.monotonic()
         n = od.bag([sys.argv[1]]).count().compute()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from typing import Any, cast
 
 try:
     import dask.bag as _bag
@@ -66,18 +67,19 @@ def bag(paths: Iterable[str | os.PathLike[str]], *, target_bytes: int = DEFAULT_
         sequential read.
     """
     planned = plan(paths, target_bytes=target_bytes)
+    db: Any = _bag  # dask has no type information
     if not planned:
-        return _bag.from_sequence([], npartitions=1)
-    return _bag.from_sequence(planned, npartitions=len(planned)).map_partitions(
-        _partition, repair=repair)
+        return cast(_bag.Bag, db.from_sequence([], npartitions=1))
+    return cast(_bag.Bag, db.from_sequence(planned, npartitions=len(planned)).map_partitions(
+        _partition, repair=repair))
 
 
-def _partition(planned: Iterable[Shard], repair: bool = False) -> list:
+def _partition(planned: Iterable[Shard], repair: bool = False) -> list[dict[str, Any]]:
     return [r for shard in planned for r in records(shard, repair=repair)]
 
 
 def dataframe(paths: Iterable[str | os.PathLike[str]], *,
-              target_bytes: int = DEFAULT_TARGET_BYTES, repair: bool = False):
+              target_bytes: int = DEFAULT_TARGET_BYTES, repair: bool = False) -> Any:
     """A dataframe of the records of ``paths`` (module docstring): one partition per shard.
 
     :param paths: files and folders, as for :func:`onemail.shards` (not ``"-"``).
@@ -86,8 +88,9 @@ def dataframe(paths: Iterable[str | os.PathLike[str]], *,
         fields in order, each a ``pandas.ArrowDtype``; rows in the order of a sequential read
         (the index of each partition starts at 0).
     """
-    import dask.dataframe as dd
+    import dask.dataframe
 
+    dd: Any = dask.dataframe  # no type information
     planned = plan(paths, target_bytes=target_bytes)
     meta = _frame(None)
     if not planned:
@@ -95,7 +98,7 @@ def dataframe(paths: Iterable[str | os.PathLike[str]], *,
     return dd.from_map(_frame, planned, repair=repair, meta=meta, enforce_metadata=False)
 
 
-def _frame(shard: Shard | None, repair: bool = False):
+def _frame(shard: Shard | None, repair: bool = False) -> Any:
     """The records of one shard as a pandas frame of Arrow types (``None``: the empty frame)."""
     import pandas as pd
 

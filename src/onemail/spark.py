@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 try:
     import pyspark  # noqa: F401
@@ -42,14 +43,15 @@ BATCH = 1000
 """Records per Arrow record batch a worker sends back."""
 
 
-def schema():
+def schema() -> Any:
     """The Spark schema of a record (``pyspark.sql.types.StructType``): the Arrow record schema
     converted by pyspark."""
     from pyspark.sql.pandas.types import from_arrow_schema
 
     from .message.arrow import record_schema
 
-    return from_arrow_schema(record_schema())
+    arrow_schema: Any = record_schema  # onemail.message.arrow is not typed yet
+    return from_arrow_schema(arrow_schema())
 
 
 def dataframe(spark: SparkSession, paths: Iterable[str | os.PathLike[str]], *,
@@ -78,14 +80,14 @@ def dataframe(spark: SparkSession, paths: Iterable[str | os.PathLike[str]], *,
     return plan_df.mapInArrow(_reader(repair), schema())
 
 
-def _reader(repair: bool):
-    def read(batches: Iterator) -> Iterator:
+def _reader(repair: bool) -> Callable[[Iterator[Any]], Iterator[Any]]:
+    def read(batches: Iterator[Any]) -> Iterator[Any]:
         return _read_batches(batches, repair)
 
     return read
 
 
-def _read_batches(batches: Iterable, repair: bool) -> Iterator:
+def _read_batches(batches: Iterable[Any], repair: bool) -> Iterator[Any]:
     """The work of one Spark task: the shards in ``batches`` (Arrow record batches of shard
     rows) into Arrow record batches of records."""
     from .message.arrow import records_to_table
@@ -93,7 +95,7 @@ def _read_batches(batches: Iterable, repair: bool) -> Iterator:
     for batch in batches:
         for blob in batch.column("shard").to_pylist():
             shard: Shard = pickle.loads(blob)
-            pending: list[dict] = []
+            pending: list[dict[str, Any]] = []
             for record in records(shard, repair=repair):
                 pending.append(record)
                 if len(pending) >= BATCH:

@@ -48,7 +48,7 @@ def test_local_cluster_over_the_corpus():
     expected = _sequential([MAIL])
     assert len(expected) > 3700
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster):
         b = od.bag([MAIL], target_bytes=1 << 20)
         assert b.npartitions > 20
         assert b.compute() == expected

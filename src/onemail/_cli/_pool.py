@@ -37,10 +37,19 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
+from typing import TYPE_CHECKING, Any, TextIO
 
-__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths", "export_work", "print_pool_summary", "run",
-           "scan_files", "scan_work", "shard_bytes"]
+if TYPE_CHECKING:
+    from collections import Counter
+
+__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths",
+           "export_work", "outcome_summary", "print_pool_summary", "run", "shard_bytes"]
+
+Work = Callable[[Any], Iterable[Any]]
+"""A worker's work: a module-level function of one shard giving picklable items."""
+OnItems = Callable[[Any, list[Any]], None]
+OnDone = Callable[[Any], None] | None
 
 GRACE_SECONDS = 2.0
 """How long stopped workers get to end after SIGTERM before SIGKILL."""
@@ -103,7 +112,7 @@ class _Task:
 
 
 class _Worker:
-    def __init__(self, ctx, work: Callable) -> None:
+    def __init__(self, ctx: Any, work: Work) -> None:
         parent, child = ctx.Pipe(duplex=True)
         self.proc = ctx.Process(target=_serve, args=(child, work), daemon=True)
         self.proc.start()
@@ -139,7 +148,7 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _serve(conn, work: Callable[[object], Iterable]) -> None:
+def _serve(conn: Connection, work: Work) -> None:
     """A worker's loop: receive ``(number, shard)``, send ``("items", number, [...])`` batches
     and ``("done", number, [...])``, or ``("error", number, [...], text)``; ``None`` ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -153,7 +162,7 @@ def _serve(conn, work: Callable[[object], Iterable]) -> None:
         if task is None:
             return
         number, shard = task
-        batch: list = []
+        batch: list[Any] = []
         try:
             for item in work(shard):
                 batch.append(item)
@@ -166,13 +175,13 @@ def _serve(conn, work: Callable[[object], Iterable]) -> None:
             conn.send(("done", number, batch))
 
 
-def _context():
+def _context() -> Any:
     """Fork where there is one (workers share the modules the parent loaded), else spawn."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _death(proc) -> str:
+def _death(proc: Any) -> str:
     code = proc.exitcode
     if code is not None and code < 0:
         try:
@@ -190,7 +199,7 @@ class _Stop:
 
     def __init__(self) -> None:
         self.signal: signal.Signals | None = None
-        self.old: dict = {}
+        self.old: dict[signal.Signals, Any] = {}
 
     def __enter__(self) -> _Stop:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -200,17 +209,17 @@ class _Stop:
                 pass
         return self
 
-    def _handle(self, signum, frame) -> None:
+    def _handle(self, signum: int, frame: object) -> None:
         if self.signal is None:
             self.signal = signal.Signals(signum)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for sig, old in self.old.items():
             signal.signal(sig, old)
 
 
-def run(shards: Iterable, work: Callable[[object], Iterable], *, jobs: int,
-        on_items: Callable[[object, list], None],
+def run(shards: Iterable[Any], work: Work, *, jobs: int,
+        on_items: Callable[[Any, list[Any]], None],
         on_done: Callable[[object], None] | None = None,
         progress: Callable[[Outcome, int, bool], None] | None = None,
         warm: Callable[[], None] | None = None) -> Outcome:
@@ -299,7 +308,7 @@ def run(shards: Iterable, work: Callable[[object], Iterable], *, jobs: int,
     return out
 
 
-def _deliver(task: _Task, items: list, on_items) -> int:
+def _deliver(task: _Task, items: list[Any], on_items: OnItems) -> int:
     """Hand the items of the current attempt that were not handed out by an earlier one."""
     start = task.seen
     task.seen += len(items)
@@ -310,7 +319,7 @@ def _deliver(task: _Task, items: list, on_items) -> int:
     return len(fresh)
 
 
-def _receive(w: _Worker, out: Outcome, on_items, on_done) -> None:
+def _receive(w: _Worker, out: Outcome, on_items: OnItems, on_done: OnDone) -> None:
     """Take every message waiting on a worker's pipe."""
     while w.task is not None:
         try:
@@ -335,8 +344,8 @@ def _receive(w: _Worker, out: Outcome, on_items, on_done) -> None:
             w.task = None
 
 
-def _reap(w: _Worker, workers: list[_Worker], waiting: deque, out: Outcome, on_items,
-          on_done) -> None:
+def _reap(w: _Worker, workers: list[_Worker], waiting: deque[_Task], out: Outcome,
+          on_items: OnItems, on_done: OnDone) -> None:
     """A worker's process ended: take what it sent before, then retry or fail its shard."""
     _receive(w, out, on_items, on_done)
     w.proc.join()
@@ -385,7 +394,7 @@ class Progress:
     """A one-line progress bar on stderr: bytes of the shards done of those planned so far (a
     ``+`` while planning goes on), messages, messages per second."""
 
-    def __init__(self, stream=None) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.start = time.monotonic()
         self.shown = False
@@ -414,74 +423,26 @@ def _mb(n: int) -> str:
 # scan
 
 
-def scan_work(shard) -> Iterator[tuple]:
-    """``scan``'s work: for each message of ``shard``, ``(file, error, issue kinds, parts,
-    charsets)``; for each skipped path, ``(file, None, None, reason, detail)`` (plain values,
-    cheap to send)."""
-    from ..message.containers import Found
-    from ..message.shards import messages
-
-    for item in messages(shard):
-        if not isinstance(item, Found):
-            file = item.path if item.member is None else os.path.join(item.path, item.member)
-            yield file, None, None, item.reason, item.detail
-            continue
-        msg, src = item.message, item.source
-        file = src.path if src.member is None else os.path.join(src.path, src.member)
-        if msg is None:  # only a walk with read=False gives none
-            continue
-        parts = 0
-        charsets = []
-        for part in msg.walk():
-            parts += 1
-            if part.charset_source:
-                charsets.append(f"{part.charset} ({part.charset_source})")
-        yield file, msg.error, [i.kind.value for i in msg.issues], parts, charsets
-
-
-def scan_files(files: list[str], summary: dict, jobs: int, *, progress: bool = False,
-               warm: Callable[[], None] | None = None) -> dict:
-    """Scan ``files`` on ``jobs`` processes through shards into ``summary`` (the dict of
-    ``onemail._cli.mail.scan``, its counters empty); return it.
-
-    Beside the keys of a sequential scan, the summary gets, only when they happen:
-    ``failed_shards`` (ranges not read: ``path``, ``member``, ``kind``, ``start``, ``end``,
-    ``first_message``, ``messages``, ``delivered``, ``error``), ``workers_lost`` and ``retried``
-    (counts), ``interrupted`` (``"SIGINT"`` / ``"SIGTERM"``) with ``unfinished`` (the shards not
-    read to their end, as for ``failed_shards``) and ``exit`` (the exit code to use).
-    """
-    from ..message.shards import shards
-
-    def on_items(shard, items) -> None:
-        for file, error, kinds, parts, charsets in items:
-            if kinds is None:  # a skipped path: parts is its reason, charsets its detail
-                summary["unreadable"].append({"path": file, "error": charsets})
-                continue
-            summary["messages"] += 1
-            summary["parts"] += parts
-            summary["issues"].update(kinds)
-            summary["charsets"].update(charsets)
-            if error is not None:
-                summary["failures"].append({"path": file, "error": error})
-
-    bar = Progress() if progress else None
-    target = shard_bytes(files, jobs)
-    out = run(shards(files, target_bytes=target), scan_work, jobs=jobs, on_items=on_items, progress=bar, warm=warm)
-    if bar is not None:
-        bar.done()
+def outcome_summary(out: Outcome) -> tuple[dict[str, object], int | None]:
+    """What a run adds to a scan summary, only what happened (``failed_shards``,
+    ``workers_lost`` and ``retried``, ``interrupted`` with ``unfinished``), and the exit code it
+    calls for (:data:`EXIT_INTERRUPTED` after a stop, 1 after a failed shard or a lost worker,
+    else ``None``)."""
+    keys: dict[str, object] = {}
+    code = None
     if out.failed:
-        summary["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
-                                    for f in out.failed]
+        keys["failed_shards"] = [dict(_describe(f.shard), delivered=f.delivered, error=f.error)
+                                 for f in out.failed]
     if out.lost_workers:
-        summary["workers_lost"] = out.lost_workers
-        summary["retried"] = out.retried
+        keys["workers_lost"] = out.lost_workers
+        keys["retried"] = out.retried
     if out.interrupted is not None:
-        summary["interrupted"] = out.interrupted.name
-        summary["unfinished"] = [_describe(s) for s in out.unfinished]
-        summary["exit"] = EXIT_INTERRUPTED[out.interrupted]
+        keys["interrupted"] = out.interrupted.name
+        keys["unfinished"] = [_describe(s) for s in out.unfinished]
+        code = EXIT_INTERRUPTED[out.interrupted]
     elif out.failed or out.lost_workers:
-        summary["exit"] = 1
-    return summary
+        code = 1
+    return keys, code
 
 
 MIN_SHARD_BYTES = 1 << 20
@@ -511,7 +472,7 @@ def shard_bytes(paths: list[str], jobs: int) -> int:
     return max(MIN_SHARD_BYTES, min(DEFAULT_TARGET_BYTES, total // (jobs * SHARDS_PER_JOB)))
 
 
-def _describe(shard) -> dict:
+def _describe(shard: Any) -> dict[str, Any]:
     """A shard as JSON: where it is and which messages it covers."""
     d = {"path": shard.path, "member": shard.member, "kind": shard.kind}
     if shard.kind == "mbox":
@@ -522,7 +483,7 @@ def _describe(shard) -> dict:
     return d
 
 
-def print_pool_summary(s: dict, w: Callable[[str], object]) -> None:
+def print_pool_summary(s: dict[str, Any], w: Callable[[str], object]) -> None:
     """Write the pool's part of a scan summary (failed shards, lost workers, a stop) with
     ``w``."""
     if s.get("workers_lost"):
@@ -536,7 +497,7 @@ def print_pool_summary(s: dict, w: Callable[[str], object]) -> None:
         w(f"\ninterrupted by {s['interrupted']}: the counts above are of what finished\n")
 
 
-def _place(d: dict) -> str:
+def _place(d: dict[str, Any]) -> str:
     where = d["path"] if d.get("member") is None else f"{d['path']}/{d['member']}"
     if d["kind"] == "mbox":
         return (f"{where} bytes {d['start']}-{d['end']} (messages {d['first_message']}-"
@@ -550,7 +511,8 @@ def _place(d: dict) -> str:
 # export
 
 
-def export_work(shard, *, attachments: str | None = None, repair: bool = False) -> Iterator[tuple]:
+def export_work(shard: Any, *, attachments: str | None = None,
+                repair: bool = False) -> Iterator[tuple[Any, ...]]:
     """``export``'s work: for each message of ``shard``, ``("records", records, failed,
     counts)`` (its attachments saved by this worker under ``attachments``); for each skipped
     item, ``("skipped", reason, where, detail)``."""
@@ -562,14 +524,15 @@ def export_work(shard, *, attachments: str | None = None, repair: bool = False) 
 
     for item in messages(shard, repair=repair):
         if isinstance(item, Found):
-            counts: Counter = Counter()
+            counts: Counter[str] = Counter()
             records, failed = export_message(item, attachments, counts)
             yield "records", records, failed, dict(counts)
         else:
             yield "skipped", item.reason, item.where, item.detail
 
 
-def export_paths(args, sink, counts, skipped) -> tuple[bool, int | None]:
+def export_paths(args: Any, sink: Any, counts: Counter[str],
+                 skipped: Counter[str]) -> tuple[bool, int | None]:
     """Run ``onemail export --jobs N``: shards of ``args.paths`` on the pool, each record
     written by ``sink`` in this process as its batch arrives (complete records only), skipped
     items reported as the sequential export reports them.
@@ -590,7 +553,7 @@ def export_paths(args, sink, counts, skipped) -> tuple[bool, int | None]:
         return True, 2
     failed = False
 
-    def on_items(shard, items) -> None:
+    def on_items(shard: Any, items: list[Any]) -> None:
         nonlocal failed
         for item in items:
             if item[0] == "records":

@@ -450,13 +450,10 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -
     next_out = 0
 
     def plan() -> Iterator[Shard]:
-        for shard in shards(paths, target_bytes=_pool.shard_bytes(_sizes(paths), jobs)):
+        for shard in shards(paths, target_bytes=_pool.shard_bytes(paths, jobs)):
             numbers[shard] = len(numbers)
             held[numbers[shard]] = []
-            if shard.kind == "files":
-                files.update((shard.path, m) for m in shard.members)
-            elif shard.kind in ("mbox", "whole"):
-                files.add((shard.path, shard.member))
+            files.update((t.path, t.member) for t in shard.tasks)
             yield shard
 
     def flush(final: bool = False) -> None:
@@ -487,11 +484,6 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -
 def shard_lines_work(shard: Any) -> Iterator[Line]:
     """:func:`shard_lines` as the pool's work: the lines one by one (sent in batches)."""
     yield from shard_lines(shard)
-
-
-def _sizes(paths: list[str]) -> list[str]:
-    """The named paths that are files (their sizes plan the shards; folders count 0)."""
-    return [p for p in map(os.fspath, paths) if os.path.isfile(p)]
 
 
 def _take(summary: Summary, result: dict[str, list[Line]], emit: Emit | None) -> None:

@@ -801,12 +801,28 @@ def _in_word(m: re.Match, page: str) -> bool:
     return before.isalpha() and (page == "macintosh" or before.islower())
 
 
+def _runs(text: str, page: str):
+    """Yield the matches of :func:`_segment_re` ``(page)`` in ``text``, those of ``finditer``:
+    every run starts with a hint (:func:`_run_hint`), so the full pattern is tried only where
+    one does (the hint's few branches scan alphabetic text faster than the run's many)."""
+    hint = _run_hint(page).search
+    run = _segment_re(page).match
+    pos = 0
+    while (h := hint(text, pos)) is not None:
+        m = run(text, h.start())
+        if m is None:
+            pos = h.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
 def _enough_runs(text: str, page: str) -> bool:
     if _run_hint(page).search(text) is None:
         return False  # every run starts with a hint: none here (the hint scans faster)
     # (the runs one by one, until there are enough: no list of every run of a long text)
     count = 0
-    for m in _segment_re(page).finditer(text):
+    for m in _runs(text, page):
         if _rare_letter_reading(m, page):
             continue
         if page == "windows-1251" and _CYRILLIC_LOWER.match(text, m.end()):
@@ -1082,8 +1098,10 @@ def _round(current, base, group, counts, segments, scored, memo):
     is accepted, and only when they remove at least half of the UTF-8 signatures (D24).
     """
     best = None
-    western: list[tuple[float, float, str, str, str]] = []  # (D45)
+    western: list[tuple[float, str, str, str]] = []  # (D45)
     for wrong, right in PAIRS:
+        if right != "utf-8" and best is not None and best[0][0]:
+            continue  # an accepted UTF-8 reading wins over any other (D11): not scored
         if wrong in UTF8_ONLY:
             enough = memo.get(("runs", wrong))
             if enough is None:
@@ -1103,6 +1121,12 @@ def _round(current, base, group, counts, segments, scored, memo):
             if left >= before or 2 * left > before:
                 continue  # it must remove signatures, at least half of them (D24)
         else:
+            if wrong in _CJK_PAGES and not _cjk_input_ok(current, counts, right, memo):
+                continue  # (_plausible_step's conditions on the input alone, before any reading)
+            kept = memo.get("data")
+            if (kept is not None and kept[0] == wrong and (kept[1] is None or kept[1].isascii())
+                    and (right != "utf-8" or wrong not in _SEGMENT_PAGES)):
+                continue  # (the page does not encode the text: no whole reading, no runs to try)
             how = "whole"
             out = _whole(current, wrong, right, memo)
             if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES and _may_be_runs(current, wrong, memo):
@@ -1119,8 +1143,6 @@ def _round(current, base, group, counts, segments, scored, memo):
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
-        if wrong in _CJK_PAGES and not _cjk_input_ok(current, counts, right, memo):
-            continue  # (_plausible_step's conditions on the input alone, before any scoring)
         found = scored.get(hash(out))
         if found is None:
             found = scored[hash(out)] = _score(out)
@@ -1157,12 +1179,18 @@ def _best_western(current: str, best: tuple, western: list) -> tuple:
     from ._langmodel import page_log_likelihood
 
     top = best[0][2]
+    competing = [row for row in western if row[0] >= top - MARGIN]
+    if len({wrong for _, wrong, _, _ in competing}) < 2:
+        return best  # one CJK page's bytes: no letters to compare
     chosen, chosen_fit = None, -math.inf
-    for score, wrong, right, how in western:
-        if score < top - MARGIN:
-            continue
-        data = _encode(current, wrong)
-        fit = page_log_likelihood(data, right) if data is not None else -math.inf
+    fits: dict[str, float] = {}
+    for _, wrong, right, how in competing:
+        fit = fits.get(wrong)
+        if fit is None:
+            data = _encode(current, wrong)
+            fit = page_log_likelihood(data, right) if data is not None else -math.inf
+            if data is not None and not _C1_BYTES.search(data):
+                fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
             chosen, chosen_fit = (best[0], wrong, right, how), fit
     return chosen if chosen is not None else best
@@ -1195,10 +1223,12 @@ def _run_hint(page: str | None = None) -> re.Pattern:
     """Compile the pattern every piecewise UTF-8 run of ``_segment_re(page)`` starts with (any
     segment page's when ``page`` is None; compiled by :func:`_first_class`): the page's
     character for a lead byte (0xC2..0xF4)
-    followed by its character for a continuation byte (0x80..0xBF) or U+FFFD, one of the leads
-    a space may follow (a lost no-break space, D13 and D18), or one of the leads a ``?`` may
-    follow (a lost byte: not after the leads 0xC4..0xDF). East Asian text and most alphabetic
-    text have no such pair, so their runs are not looked for with the full patterns."""
+    followed by its character for a continuation byte (0x80..0xBF) or U+FFFD (for a page's
+    own hint, a three- or four-byte lead's pair goes on with one more, a lost byte or, on
+    windows-1252 and ISO-8859-1, a space: D46), one of the leads a space may follow (a lost
+    no-break space, D13 and D18), or one of the leads a ``?`` may follow (a lost byte: not
+    after the leads 0xC4..0xDF). East Asian text and most alphabetic text have no such pair, so
+    their runs are not looked for with the full patterns."""
     if not _run_starts:
         def chars(pages, byte_values, extra=""):
             found = {c for pg in pages for b in byte_values if (c := _decode(bytes((b,)), pg))}
@@ -1213,13 +1243,18 @@ def _run_hint(page: str | None = None) -> re.Pattern:
             elif pg == "windows-1251":
                 space = space[:-1] + "\u0413]"
             lost = chars((pg,), (0xC2, 0xC3, *range(0xE0, 0xF5)))
-            alts = [(chars((pg,), range(0xC2, 0xF5)), chars((pg,), range(0x80, 0xC0), "\ufffd")),
-                    (lost, "\\?")]
+            cont = chars((pg,), range(0x80, 0xC0), "\ufffd")
+            # a three- or four-byte lead and a continuation character go on with another, a
+            # lost byte or (windows-1252, ISO-8859-1: a lost no-break space) a space: a
+            # Ukrainian "ні" before a letter is no run's start (D46)
+            more = cont[:-1] + "?" + (" " if pg in ("windows-1252", "iso-8859-1") else "") + "]"
+            alts = [(chars((pg,), range(0xC2, 0xE0)), cont),
+                    (chars((pg,), range(0xE0, 0xF5)), f"{cont}(?={more})"), (lost, "\\?")]
             if space != "[]":
                 alts.append((space, " "))
                 spaces.add(space[1:-1])
             built[pg] = _first_class(alts)
-            pairs.append(alts[0])
+            pairs.append((chars((pg,), range(0xC2, 0xF5)), cont))
             losts.add(lost[1:-1])
         # (one class each for the space and "?" alternatives: fewer branches)
         built[None] = _first_class([*pairs, ("[" + "".join(sorted(spaces)) + "]", " "),
@@ -1257,52 +1292,73 @@ def repair_possible(text: str) -> bool:
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if text.isascii():
         return False
-    # (a private-use character may be a CJK page's reading too, D44; no single-byte page
-    # encodes one)
-    east = _EAST.search(text) is not None or _PRIVATE_USE.search(text) is not None
-    rare = None  # mostly rare ideographs (a superset of _plausible_step's CJK-to-CJK test)
-    western = None  # _western_shape(text)
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
-    runs_possible = _run_hint().search(text) is not None
-    for wrong in WRONG:
-        if wrong in _CJK_PAGES and not east:
+    if _run_hint().search(text) is not None:
+        for wrong in _SEGMENT_PAGES:
+            if (_run_hint(wrong).search(text) is not None
+                    and (_enough_runs(text, wrong) if wrong in UTF8_ONLY else _segment_re(wrong).search(text))):
+                return True  # a piecewise UTF-8 reading may apply
+    # the whole-text readings: of a CJK page when the text holds an East Asian character (or a
+    # private-use one, D44), which no single-byte page encodes; of windows-1252 and ISO-8859-1
+    # otherwise (the pages beyond the design are read as UTF-8 only, in runs: above)
+    if _EAST_OR_PRIVATE.search(text) is None:
+        return _latin_readings(text)
+    # (which kinds of reading may come out, from the text alone: the same for every CJK page)
+    han, common = ideographs(text)
+    rights = ("utf-8",)
+    if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
+        rights += ("gbk", "big5", "shift_jis", "euc-kr")
+    western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
+    for wrong in _CJK_WRONG:
+        try:
+            data = text.encode(_PY[wrong])  # (as _encode does for a CJK page)
+        except UnicodeEncodeError:
             continue
-        page_runs = runs_possible and wrong in _SEGMENT_PAGES and _run_hint(wrong).search(text)
-        if wrong in UTF8_ONLY and not (page_runs and _enough_runs(text, wrong)):
+        if data.isascii():
             continue
-        if page_runs and _segment_re(wrong).search(text):
-            return True  # a piecewise UTF-8 reading may apply
-        if east and wrong not in _CJK_PAGES:
-            continue  # no single-byte page encodes an East Asian character
+        two_pairs = two_sjis = None
+        for right in rights:
+            if right == wrong:
+                continue
+            if right != "utf-8":
+                if two_pairs is None:
+                    two_pairs = _TWO_PAIRS.search(data) is not None
+                    two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
+                if not (two_sjis if right == "shift_jis" else two_pairs):
+                    continue  # no run of two double-byte characters can come out (_east_ok)
+            out = _decode(data, right)
+            if out is None or out == text:
+                continue
+            if right != "utf-8" and not _east_ok(classify(out)):
+                continue  # _plausible_step: a CJK reading gives a run of East Asian characters
+            return True
+        if western:
+            for right in ("windows-1252", "iso-8859-1"):
+                if right == "iso-8859-1" and not _C1_BYTES.search(data):
+                    continue  # the windows-1252 reading, tried before, is the same text
+                if not _consistent_bytes(data, right):
+                    continue  # _plausible_step: Western text read as CJK comes back as one language
+                out = _decode(data, right)
+                if out is not None and out != text:
+                    return True
+    return False
+
+
+def _latin_readings(text: str) -> bool:
+    """:func:`repair_possible`'s whole-text readings of a text without an East Asian character:
+    windows-1252 and ISO-8859-1 read as UTF-8, a CJK page or each other."""
+    for wrong in _LATIN_WRONG:
         data = _encode(text, wrong)
         if data is None or data.isascii():
             continue
-        two_pairs = _TWO_PAIRS.search(data) is not None
-        two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
-        for right in RIGHT:
-            if right == wrong or (wrong in UTF8_ONLY and right != "utf-8"):
-                continue
-            if wrong == "windows-1252" and right == "iso-8859-1":
-                # only windows-1252's characters for 0x80..0x9F change, each into a C1
-                # control: noise, rare, never a word and still a continuation character of
-                # the signatures, so no score rises (the 4-point margin is never passed)
-                continue
+        two_pairs = two_sjis = None
+        for right in _WHOLE_RIGHTS[wrong]:
             if right in _CJK_PAGES:
+                if two_pairs is None:
+                    two_pairs = _TWO_PAIRS.search(data) is not None
+                    two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
                 if not (two_sjis if right == "shift_jis" else two_pairs):
                     continue  # no run of two double-byte characters can come out (_east_ok)
-                if wrong in _CJK_PAGES:
-                    if rare is None:
-                        han, common = ideographs(text)
-                        rare = _odd_east(han, common, text)
-                    if not rare:
-                        continue  # _plausible_step: CJK to CJK needs mostly rare ideographs
-            if right == "iso-8859-1" and wrong in _CJK_PAGES and not _C1_BYTES.search(data):
-                continue  # the windows-1252 reading, tried before, is the same text
-            if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1"):
-                if western is None:
-                    western = _western_shape(text)
-                if not western or not _consistent_bytes(data, right):
-                    continue  # _plausible_step: Western text read as CJK comes back as one language
             out = _decode(data, right)
             if out is None or out == text:
                 continue
@@ -1310,6 +1366,17 @@ def repair_possible(text: str) -> bool:
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True
     return False
+
+
+_EAST_OR_PRIVATE = re.compile(_EAST.pattern[:-1] + "\ue000-\uf8ff]")
+_CJK_WRONG = tuple(w for w in WRONG if w in _CJK_PAGES)
+_LATIN_WRONG = tuple(w for w in WRONG if w not in _CJK_PAGES and w not in UTF8_ONLY)
+#: The right pages of each wrong one that a whole-text reading may need, in pair order: not
+#: windows-1252 read as ISO-8859-1, which changes only windows-1252's characters for
+#: 0x80..0x9F, each into a C1 control: noise, rare, never a word and still a continuation
+#: character of the signatures, so no score rises (the 4-point margin is never passed).
+_WHOLE_RIGHTS = {w: tuple(r for w2, r in PAIRS if w2 == w and (w, r) != ("windows-1252", "iso-8859-1"))
+                 for w in (*_CJK_WRONG, *_LATIN_WRONG)}
 
 
 def apply_steps(text: str, steps) -> str:

@@ -48,6 +48,7 @@ import re
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, BinaryIO
 
 from .containers import MAIL_SUFFIXES, FileTask, Found, Skipped, recognise, tasks, walk_task
 from .formats import ReadContext
@@ -141,7 +142,7 @@ class Shard:
         return max(self.size, 0)
 
 
-def key(item: Found | Skipped) -> tuple:
+def key(item: Found | Skipped) -> tuple[Any, ...]:
     """The sort key of a walk item: :meth:`Source.key` of a message; a skipped item sorts at
     its place (its path, archive, member, folder and offset) as a source there would."""
     if isinstance(item, Found):
@@ -232,7 +233,7 @@ def _plan_file(task: FileTask, st: os.stat_result, target: int) -> Iterator[Shar
     yield from planned or [whole]
 
 
-def _plan_mbox(f, task: FileTask, first: int, st: os.stat_result,
+def _plan_mbox(f: BinaryIO, task: FileTask, first: int, st: os.stat_result,
                target: int) -> Iterator[Shard]:
     """Cut an open mbox into ranges of whole messages (module docstring)."""
     size, mtime = st.st_size, st.st_mtime_ns
@@ -261,7 +262,7 @@ _CONTENT_LENGTH = re.compile(rb"^content-length[ \t]*:[ \t]*([0-9]{1,20})", re.I
 _NEAR_SEPARATOR = re.compile(rb"(?:\r?\n){0,2}From |[ \t\r\n]{0,4}$")
 
 
-def _final_spans(f, start: int, size: int) -> Iterator[tuple[MboxSpan, bytes, int]]:
+def _final_spans(f: BinaryIO, start: int, size: int) -> Iterator[tuple[MboxSpan, bytes, int]]:
     """Yield the messages of the mbox in ``f`` from the separator line at ``start`` up to
     ``size`` as the walk splits them, each ``(span, window, w0)``: the span's offsets are into
     ``window``, whose first byte is the file's byte ``w0``.
@@ -302,7 +303,7 @@ def _final_spans(f, start: int, size: int) -> Iterator[tuple[MboxSpan, bytes, in
         window += more
 
 
-def _reach(f, window: bytes, w0: int, span: MboxSpan, size: int) -> int | None:
+def _reach(f: BinaryIO, window: bytes, w0: int, span: MboxSpan, size: int) -> int | None:
     """The file offset a ``Content-Length`` in the span's header section could make its end
     (the largest such length counted from the first empty line), when bytes there could be a
     separator or the mailbox's end; else ``None``."""
@@ -353,7 +354,7 @@ def messages(shard: Shard, *, repair: bool = False) -> Iterator[Found | Skipped]
             yield from _read_task(task, repair)
 
 
-def records(shard: Shard, *, repair: bool = False) -> Iterator[dict]:
+def records(shard: Shard, *, repair: bool = False) -> Iterator[dict[str, Any]]:
     """Yield the records of ``shard`` (:func:`onemail.message.records.build_records` of each
     message of :func:`messages`, in order: a message's own record, then its nested messages').
 
@@ -449,7 +450,7 @@ def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, MboxSpan | None, 
 # files
 
 
-def _open_regular(file: str):
+def _open_regular(file: str) -> BinaryIO:
     """Open ``file`` for reading bytes without ever blocking: ``O_NONBLOCK`` (a path that turned
     into a FIFO opens at once instead of waiting for a writer), then only a regular file is
     kept; anything else raises ``OSError`` (``EINVAL``)."""
