@@ -44,7 +44,7 @@ def _stdlib(values: list[str]) -> int:
 def _onemail(values: list[bytes]) -> int:
     issues: list = []
     for v in values:
-        decode_text(v, "windows-1252", issues)
+        decode_text(v, fallback="windows-1252", issues=issues)
     return len(issues)
 
 
@@ -81,11 +81,11 @@ def main() -> int:
         "=?utf-8?q?a\\r\\nb": (b"=?utf-8?q?a\r\nb" * (size // 14 + 1))[:size] + b"?=",
         "=?=?=?...": (b"=?" * (size // 2)),
     }
-    t_norm = best(lambda v: decode_text(v, "windows-1252", []), normal, 5)
+    t_norm = best(lambda v: decode_text(v, fallback="windows-1252", issues=[]), normal, 5)
     print(f"100 kB normal header (valid words): {t_norm * 1e3:8.2f} ms")
     for label, v in patho.items():
-        t = best(lambda v: decode_text(v, "windows-1252", []), v, 3)
-        t10 = best(lambda v: decode_text(v, "windows-1252", []), v * 10, 1)
+        t = best(lambda v: decode_text(v, fallback="windows-1252", issues=[]), v, 3)
+        t10 = best(lambda v: decode_text(v, fallback="windows-1252", issues=[]), v * 10, 1)
         print(f"100 kB pathological {label:<20}: {t * 1e3:8.2f} ms ({t / t_norm:.1f}x normal); "
               f"1 MB: {t10 / t:.1f}x the 100 kB time (linear: ~10x)")
     return 0

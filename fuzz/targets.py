@@ -86,7 +86,7 @@ def header_text(data: bytes) -> None:
     text = rfc2047.decode_text(data, issues=plain)
     assert isinstance(text, str)
     _inside(plain, len(data))
-    bounded = BoundedIssues(4)
+    bounded = BoundedIssues(limit=4)
     assert rfc2047.decode_text(data, issues=bounded) == text
     _same_as_fed(plain, bounded)
 
@@ -105,7 +105,7 @@ def parameters(data: bytes) -> None:
 def _same_as_fed(plain: list, bounded) -> None:
     from onemail.text.issues import BoundedIssues
 
-    fed = BoundedIssues(bounded.limit)
+    fed = BoundedIssues(limit=bounded.limit)
     fed.extend(plain)
     assert list(bounded) == list(fed) and bounded.dropped == fed.dropped, (plain, bounded)
 
@@ -141,13 +141,13 @@ def charset_streaming(data: bytes) -> None:
     got: list = []
     pieces, last = [], 0
     for c in [*cuts, len(raw)]:
-        pieces.append(dec.decode(raw[last:c], False, got))
+        pieces.append(dec.decode(raw[last:c], False, issues=got))
         last = c
-    pieces.append(dec.decode(b"", True, got))
+    pieces.append(dec.decode(b"", True, issues=got))
     assert "".join(pieces) == text, (cs, cuts)
     assert [(i.kind, i.offset + 2, i.length) for i in got] == [(i.kind, i.offset, i.length) for i in issues]
     assert raw.decode(f"onemail-{cs.key}", "replace") == text
-    bounded = BoundedIssues(3)
+    bounded = BoundedIssues(limit=3)
     assert cs.decode(raw, bounded, 2) == text
     _same_as_fed(issues, bounded)
 
@@ -159,7 +159,7 @@ def utf7(data: bytes) -> None:
 
     for decode, encode in ((u.decode, u.encode), (u.decode_imap, u.encode_imap)):
         issues: list = []
-        text = decode(data, issues)
+        text = decode(data, issues=issues)
         _inside(issues, len(data))
         clean = "".join(c for c in text if not 0xD800 <= ord(c) <= 0xDFFF)
         assert decode(encode(clean)) == clean, (decode.__name__, clean)

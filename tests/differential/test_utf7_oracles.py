@@ -43,7 +43,7 @@ def ours(row):
     issues = []
     data = bytes.fromhex(row["input_hex"])
     fn = utf7.decode if op == "decode" else utf7.decode_imap
-    return fn(data, issues), issues
+    return fn(data, issues=issues), issues
 
 
 def _clean_prefix(row, issues) -> str:
@@ -67,7 +67,7 @@ def explain(row, mine, issues) -> str | None:
         # space in base64, "-" always written); the oracle's bytes mean the same text to us.
         theirs = bytes.fromhex(row["output_hex"])
         found = []
-        if utf7.decode(theirs, found) == row["text"] and not found:
+        if utf7.decode(theirs, issues=found) == row["text"] and not found:
             return "T33"
         return None
     if op == "imap_encode":

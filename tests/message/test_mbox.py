@@ -3,6 +3,8 @@ Whole mailboxes of every variant built from corpus messages are in test_containe
 
 from __future__ import annotations
 
+import pytest
+
 from onemail.message.formats import ReadContext
 from onemail.message.mbox import (
     MboxSpan,
@@ -125,3 +127,16 @@ def test_splitting_is_linear_on_hostile_lines():
     envelopes = b"From a\nSubject: x\n\n" + (b"From a Mon Jan  1 00:00:00 " + b"x " * 100 + b"\n") * 2000
     (span,) = spans(envelopes)
     assert len(span.unsplit) == 2000
+
+
+def test_wrong_data_type_is_a_clear_type_error():
+    # a memoryview has no .find (mypy showed it; it gave AttributeError deep inside), a str
+    # gave no span at all: the mailbox functions take bytes, bytearray or mmap
+    box = b"From a@b Sat Jan  1 00:00:00 2000\nSubject: x\n\nhi\n"
+    for bad in (memoryview(box), box.decode("ascii")):
+        for call in (lambda d: list(spans(d)), lambda d: list(mbox_spans(d)),
+                     lambda d: next_separator(d, 1), lambda d: is_separator(d, 0),
+                     lambda d: begins_header(d, 0)):
+            with pytest.raises(TypeError, match=f"^data must be bytes, bytearray or mmap, not {type(bad).__name__}$"):
+                call(bad)
+    assert list(mbox_spans(bytearray(box))) == list(mbox_spans(box)) == [(34, 49)]

@@ -25,7 +25,7 @@ def damaged(cs):
 
 
 def _fed(issues, limit):
-    b = BoundedIssues(limit)
+    b = BoundedIssues(limit=limit)
     for i in issues:
         b.append(i)
     return b
@@ -38,7 +38,7 @@ def test_decoding_into_bounded_issues_equals_feeding_the_plain_issues(cs, data, 
     raw = data.draw(damaged(cs))
     plain: list = []
     text = cs.decode(raw, plain, 3)
-    bounded = BoundedIssues(limit)
+    bounded = BoundedIssues(limit=limit)
     assert cs.decode(raw, bounded, 3) == text
     want = _fed(plain, limit)
     assert bounded == want and bounded.dropped == want.dropped
@@ -52,15 +52,15 @@ def test_streaming_into_bounded_issues_equals_feeding_the_plain_issues(cs, data,
     raw = data.draw(damaged(cs))
     cuts = data.draw(split_points(raw))
     plain: list = []
-    bounded = BoundedIssues(limit)
+    bounded = BoundedIssues(limit=limit)
     texts = []
     for issues in (plain, bounded):
         dec = cs.new_decoder()
         last, out = 0, []
         for cut in [*cuts, len(raw)]:
-            out.append(dec.decode(raw[last:cut], False, issues))
+            out.append(dec.decode(raw[last:cut], False, issues=issues))
             last = cut
-        out.append(dec.decode(b"", True, issues))
+        out.append(dec.decode(b"", True, issues=issues))
         texts.append("".join(out))
     assert texts[0] == texts[1]
     want = _fed(plain, limit)
@@ -110,7 +110,7 @@ def _model(issues, limit):
 @settings(max_examples=400, deadline=None)
 @given(issues=issue_lists, limit=st.integers(0, 8), how=st.integers(0, 2))
 def test_bounded_issues_follow_the_model(issues, limit, how):
-    b = BoundedIssues(limit)
+    b = BoundedIssues(limit=limit)
     if how == 0:
         for i in issues:
             b.append(i)

@@ -64,7 +64,7 @@ def test_compressed_rtf_never_raises(head, body, cut):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.one_of(any_input, digit_runs))
 def test_charset_decoders_and_python_codecs_never_raise(cs, data):
-    for issues in (None, [], BoundedIssues(3)):
+    for issues in (None, [], BoundedIssues(limit=3)):
         text = cs.decode(data, issues, 5)
         assert isinstance(text, str)
         for issue in issues or ():

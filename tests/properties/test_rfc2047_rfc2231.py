@@ -36,14 +36,14 @@ def test_round_trip_utf8(s):
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.characters(exclude_categories=("Cs",))))
 def test_round_trip_utf16(s):
-    assert decode_text(encode(s, "utf-16be")) == s
+    assert decode_text(encode(s, charset="utf-16be")) == s
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(sorted(_REPERTOIRES)), st.data())
 def test_round_trip_single_byte_charsets(label, data):
     s = data.draw(st.text(alphabet=_REPERTOIRES[label] + " \t\r\n"))
-    out = encode(s, label)
+    out = encode(s, charset=label)
     assert decode_text(out) == s
     assert all(len(w) <= 75 for w in out.split(" ") if w.startswith("=?"))
 
@@ -74,7 +74,7 @@ def test_parameter_encode_round_trip(value, part_length):
         name, _, written = part.partition("=")
         if written.startswith('"'):
             written = written[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-        c.add(name, written, k)
+        c.add(name, written, offset=k)
     assert c.resolve()[0].value == value
 
 
@@ -109,7 +109,7 @@ def test_round_trip_cjk_and_iso_2022(charset, data):
     unencodable: list = []
     for_label(charset).encode(s, unencodable)
     assume(not unencodable)  # ISO-2022-JP has no half-width katakana
-    out = encode(s, charset)
+    out = encode(s, charset=charset)
     assert decode_text(out) == s
     assert all(len(w) <= 75 for w in out.split(" ") if w.startswith("=?"))
 
@@ -156,7 +156,7 @@ def test_parameter_encode_round_trip_every_charset(label, value, part_length):
                        for c in value)
     if label == "shift_jis":  # the Encoding Standard's Shift_JIS encoder writes these as ASCII
         expected = expected.replace("\u00a5", "\\").replace("\u203e", "~")
-    header = "attachment; " + "; ".join(encode_param("filename", value, label, part_length)) + "; size=3"
+    header = "attachment; " + "; ".join(encode_param("filename", value, charset=label, part_length=part_length)) + "; size=3"
     main, params = parse_header_params(header)
     assert main == "attachment"
     assert [(p.name, p.value) for p in params] == [("filename", expected), ("size", "3")]

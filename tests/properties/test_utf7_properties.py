@@ -41,7 +41,7 @@ def test_imap_round_trip(text):
     encoded = utf7.encode_imap(text)
     assert all(0x20 <= b <= 0x7E for b in encoded)
     found = []
-    assert utf7.decode_imap(encoded, found) == text
+    assert utf7.decode_imap(encoded, issues=found) == text
     assert found == []
 
 
@@ -60,7 +60,7 @@ def test_utf7_never_raises_and_reports_in_bounds(data):
 @given(near_utf7)
 def test_imap_never_raises_and_reports_in_bounds(data):
     issues = []
-    text = utf7.decode_imap(data, issues)
+    text = utf7.decode_imap(data, issues=issues)
     _check_bounds(data, issues)
     assert utf7.decode_imap(data) == text
     assert data.decode("onemail-imap-utf-7", "replace") == text

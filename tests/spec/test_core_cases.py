@@ -86,11 +86,11 @@ def test_no_bom_sniffing(key, data, text):
 ])
 def test_decode_unknown(data, text, name, extra):
     issues = [TextIssue(IssueKind.INVALID_UTF8, 0, 1)]  # issues are appended, never replaced
-    got, cs = decode_unknown(data, issues, 10)
+    got, cs = decode_unknown(data, issues=issues, offset=10)
     assert (got, cs.name) == (text, name)
     assert issues == [TextIssue(IssueKind.INVALID_UTF8, 0, 1), TextIssue(AMBIGUOUS, 10, len(data)), *extra]
     assert decode_unknown(bytearray(data))[0] == text
-    assert decode_unknown(memoryview(data), None)[0] == text
+    assert decode_unknown(memoryview(data), issues=None)[0] == text
 
 
 def test_decode_unknown_rejects_str():

@@ -59,7 +59,7 @@ def test_rfc2152_vectors_that_we_write_identically():
 @pytest.mark.parametrize(("data", "text"), IMAP, ids=[d.decode() for d, _ in IMAP])
 def test_imap_both_ways(data, text):
     issues = []
-    assert utf7.decode_imap(data, issues) == text
+    assert utf7.decode_imap(data, issues=issues) == text
     assert issues == []
     assert utf7.encode_imap(text) == data
 

@@ -267,7 +267,7 @@ def test_encode_words_at_most_75_never_cutting_a_character():
 
 
 def test_encode_non_utf8_charset_writes_its_name():
-    assert encode("café", "latin1") == "=?windows-1252?Q?caf=E9?="
+    assert encode("café", charset="latin1") == "=?windows-1252?Q?caf=E9?="
 
 
 def test_encode_tab_and_line_breaks_are_encoded():
@@ -278,7 +278,7 @@ def test_encode_tab_and_line_breaks_are_encoded():
 
 def test_encode_astral_character_and_surrogate_pair_not_cut():
     text = "\U0001F600" * 20
-    words = encode(text, "utf-16le").split(" ")
+    words = encode(text, charset="utf-16le").split(" ")
     assert all(len(w) <= 75 for w in words)
     assert decode_text(" ".join(words)) == text
 
@@ -287,7 +287,7 @@ def test_encode_wrong_types_raise():
     with pytest.raises(TypeError, match="text"):
         encode(b"x")
     with pytest.raises(ValueError, match="charset"):
-        encode("é", "no-such-charset")
+        encode("é", charset="no-such-charset")
 
 
 def test_package_re_exports_lazily():
@@ -324,7 +324,7 @@ def test_encode_cjk_and_stateful_charsets_round_trip(charset):
     text = {"euc-kr": "한국어 메일 텍스트 " * 5, "iso-2022-kr": "한국어 메일 텍스트 " * 5,
             "gb18030": "中文测试邮件内容 " * 6, "hz-gb-2312": "中文测试邮件内容 " * 6,
             "big5": "中文測試郵件內容 " * 6}.get(charset, "日本語のテキストとEnglish混在、長い件名 " * 3)
-    out = encode(text, charset)
+    out = encode(text, charset=charset)
     assert all(len(w) <= 75 for w in out.split(" "))
     assert decode_text(out) == text
 

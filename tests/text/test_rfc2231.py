@@ -16,7 +16,7 @@ K = IssueKind
 def resolve(*params, **kw):
     c = ParameterCollector(**kw)
     for name, value, offset in params:
-        c.add(name, value, offset)
+        c.add(name, value, offset=offset)
     return [(p.name, p.value, p.charset, p.language, p.method,
              [(i.kind, i.offset, i.length) for i in p.issues]) for p in c.resolve()]
 
@@ -157,12 +157,12 @@ def test_encode_sections_whole_characters_charset_first_only():
     c = ParameterCollector()
     for k, part in enumerate(parts):
         name, _, value = part.partition("=")
-        c.add(name, value, k * 100)
+        c.add(name, value, offset=k * 100)
     assert c.resolve()[0].value == "€" * 6
 
 
 def test_encode_other_charset():
-    assert encode("f", "café", "iso-8859-15") == ["f*=iso-8859-15''caf%E9"]
+    assert encode("f", "café", charset="iso-8859-15") == ["f*=iso-8859-15''caf%E9"]
 
 
 def test_encode_arguments():
@@ -367,13 +367,13 @@ def test_encode_value_that_looks_like_an_encoded_word():
 
 def test_encode_utf7_as_one_piece():
     """The old character-by-character encoding left "+AOk" open so that "a" joined the run."""
-    assert encode("n", "éa", "utf-7") == ["n*=utf-7''+AOk-a"]
-    parts = encode("n", "éa" * 3, "utf-7", part_length=8)
+    assert encode("n", "éa", charset="utf-7") == ["n*=utf-7''+AOk-a"]
+    parts = encode("n", "éa" * 3, charset="utf-7", part_length=8)
     assert parts == ["n*0*=utf-7''+AOk-a", "n*1*=+AOk-a", "n*2*=+AOk-a"]
     assert params("a/b; " + "; ".join(parts)) == ("a/b", [("n", "éa" * 3, [])])
 
 
 def test_encode_iso_2022_jp_parts_each_closed():
-    parts = encode("n", "日本語", "iso-2022-jp", part_length=14)
+    parts = encode("n", "日本語", charset="iso-2022-jp", part_length=14)
     assert parts == ["n*0*=iso-2022-jp''%1B$BF|%1B%28B", "n*1*=%1B$BK%5C%1B%28B", "n*2*=%1B$B8l%1B%28B"]
     assert params("a/b; " + "; ".join(parts)) == ("a/b", [("n", "日本語", [])])

@@ -19,7 +19,7 @@ def dec(data: bytes, offset: int = 0):
 
 def dec_imap(data: bytes, offset: int = 0):
     issues: list[TextIssue] = []
-    text = utf7.decode_imap(data, issues, offset)
+    text = utf7.decode_imap(data, issues=issues, offset=offset)
     return text, [(i.kind, i.offset, i.length) for i in issues]
 
 

@@ -36,9 +36,15 @@ that cannot be created); 130 / 143 stopped by SIGINT / SIGTERM (what finished is
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections import Counter
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+if TYPE_CHECKING:
+    from ..message.model import Part
+    from ..message.source import Found
 
 BATCH = 1000
 """Records per Parquet row group (and per Arrow table built): memory stays bounded by a batch."""
@@ -47,7 +53,7 @@ BATCH = 1000
 _NOT_FAILURES = frozenset({"not-mail", "empty", "not-message"})
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "export", help="write one record per message (JSON Lines or Parquet), attachments on disk",
         description="Write one record per message found under PATHs (files, folders, - for "
@@ -66,7 +72,7 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run_export)
 
 
-def run_export(args) -> int:
+def run_export(args: argparse.Namespace) -> int:
     from ..message.containers import Found, walk
 
     if args.jobs < 1:
@@ -88,8 +94,8 @@ def run_export(args) -> int:
     except OSError as exc:
         print(f"onemail export: cannot write {_shown(args.output)}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    counts: Counter = Counter()
-    skipped: Counter = Counter()
+    counts: Counter[str] = Counter()
+    skipped: Counter[str] = Counter()
     failed = False
     code = None
     try:
@@ -120,7 +126,7 @@ def run_export(args) -> int:
     return 1 if failed else 0
 
 
-def report_skipped(reason: str, where: str, detail: str, skipped: Counter) -> bool:
+def report_skipped(reason: str, where: str, detail: str, skipped: Counter[str]) -> bool:
     """Count and print one skipped item; return True when it is a failure."""
     skipped[reason] += 1
     detail = f" ({detail})" if detail else ""
@@ -128,12 +134,14 @@ def report_skipped(reason: str, where: str, detail: str, skipped: Counter) -> bo
     return reason not in _NOT_FAILURES
 
 
-def export_message(item, attachments: str | None, counts: Counter) -> tuple[list[dict], bool]:
+def export_message(item: Found, attachments: str | None,
+                   counts: Counter[str]) -> tuple[list[dict[str, Any]], bool]:
     """Return the records of one found message (its attachments saved under ``attachments``)
     and whether something failed; ``counts`` gets messages, records, errors, saved, unsaved."""
     from ..message.records import attachment_parts, build_records
 
     msg = item.message
+    assert msg is not None, "walked with read=True"
     records = build_records(msg, item.source, saved_paths=attachments is not None)
     failed = msg.error is not None
     counts["messages"] += 1
@@ -144,7 +152,7 @@ def export_message(item, attachments: str | None, counts: Counter) -> tuple[list
     return records, failed
 
 
-def _save(records: list[dict], parts: list, folder: str, counts: Counter) -> bool:
+def _save(records: list[dict[str, Any]], parts: list[list[Part]], folder: str, counts: Counter[str]) -> bool:
     from ..message.attachments import write_inside
 
     failed = False
@@ -175,9 +183,9 @@ class _JsonSink:
 
     def __init__(self, path: str | None) -> None:
         self.own = path is not None and path != "-"
-        self.out = open(path, "wb") if self.own else sys.stdout.buffer  # noqa: SIM115 - closed in close()
+        self.out: BinaryIO = open(path, "wb") if path is not None and self.own else sys.stdout.buffer  # noqa: SIM115 - closed in close()
 
-    def write(self, record: dict) -> None:
+    def write(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
         self.out.write(line.encode("utf-8", "backslashreplace") + b"\n")
 
@@ -197,9 +205,9 @@ class _ParquetSink:
         from ..message.arrow import record_schema
 
         self.writer = pq.ParquetWriter(path, record_schema())
-        self.batch: list[dict] = []
+        self.batch: list[dict[str, Any]] = []
 
-    def write(self, record: dict) -> None:
+    def write(self, record: dict[str, Any]) -> None:
         self.batch.append(record)
         if len(self.batch) >= BATCH:
             self.flush()

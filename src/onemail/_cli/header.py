@@ -65,7 +65,7 @@ def run_header(args: argparse.Namespace) -> int:
     if not _check_fallback(args.fallback):
         return 2
     issues: list[TextIssue] = []
-    text = decode_text(_input(args.text), args.fallback, issues)
+    text = decode_text(_input(args.text), fallback=args.fallback, issues=issues)
     if args.json:
         json.dump({"text": text, "issues": [i.to_json() for i in issues]}, sys.stdout,
                   ensure_ascii=False)

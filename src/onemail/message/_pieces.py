@@ -31,7 +31,7 @@ _W1252 = known_charset("windows-1252")
 def decode_header_text(raw: bytes, issues: list[TextIssue] | None, offset: int = 0,
                        fallback: Charset = _W1252) -> str:
     """Decode a raw header value: folds, encoded words, raw 8-bit text (``fallback`` if not UTF-8)."""
-    return decode_text(raw, fallback, issues, offset)
+    return decode_text(raw, fallback=fallback, issues=issues, offset=offset)
 
 
 def header_params(raw: bytes, fallback: Charset = _W1252, *,

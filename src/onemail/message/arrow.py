@@ -17,6 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["MissingExtra", "import_pyarrow", "record_schema", "records_to_table"]
 
@@ -25,7 +30,7 @@ class MissingExtra(ImportError):
     """pyarrow is not installed: the message names the extra that installs it."""
 
 
-def import_pyarrow():
+def import_pyarrow() -> ModuleType:
     """Import and return ``pyarrow``.
 
     :raises MissingExtra: pyarrow is not installed (``pip install 'onemail[parquet]'``).
@@ -35,14 +40,14 @@ def import_pyarrow():
     except ImportError as exc:
         raise MissingExtra("Parquet and Arrow output need pyarrow, from the optional extra "
                            "onemail[parquet]: pip install 'onemail[parquet]'") from exc
-    return pyarrow
+    return cast(ModuleType, pyarrow)  # untyped: pyarrow ships no type information
 
 
-_SCHEMA = None
+_SCHEMA: pa.Schema | None = None
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def record_schema():
+def record_schema() -> pa.Schema:
     """Return the ``pyarrow.Schema`` of a record (module docstring); one object, built once.
 
     :raises MissingExtra: pyarrow is not installed.
@@ -87,7 +92,7 @@ def record_schema():
     return _SCHEMA
 
 
-def records_to_table(records: Iterable[dict]):
+def records_to_table(records: Iterable[dict[str, Any]]) -> pa.Table:
     """Return a ``pyarrow.Table`` of ``records`` (dicts of
     :func:`onemail.message.records.build_records`) in :func:`record_schema`.
 
@@ -104,7 +109,7 @@ def records_to_table(records: Iterable[dict]):
         raise ValueError(f"a record does not fit the Arrow schema of records: {exc}") from None
 
 
-def _arrow_safe(record: dict) -> dict:
+def _arrow_safe(record: dict[str, Any]) -> dict[str, Any]:
     """The record with lone surrogates of its source's names (undecodable bytes of a path) as
     U+FFFD: Arrow strings are UTF-8."""
     src = record.get("source")

@@ -97,11 +97,11 @@ class _Layout:
         self.space = False  # a space is owed before the next text on this line
         self.prefix = ""  # a list bullet owed at the start of the next text
         self.quote = 0  # blockquote depth
-        self.lists: list[list] = []  # [ordered, next number] per open list
+        self.lists: list[list[int]] = []  # [ordered (a bool), next number] per open list
         self.rows: list[bool] = []  # per open table: the current row has text
         self.pre = 0
         self.link: str | None = None  # the URL of the open link
-        self.link_start = 0  # where the open link's text starts: (line count, piece count)
+        self.link_start = (0, 0)  # where the open link's text starts: (line count, piece count)
         self.cell_sep = False  # a TAB is owed before the next text (a new cell of a row)
         self.quoted_blank = -1  # len(lines) just after a blank line ">" was written
 

@@ -167,7 +167,7 @@ class _Strings:
         elif self.charset is not None:
             text = self.charset.decode(value, found)
         else:
-            text = decode_unknown(value, found)[0] if not value.isascii() else value.decode("ascii")
+            text = decode_unknown(value, issues=found)[0] if not value.isascii() else value.decode("ascii")
         self.issues.extend(MessageIssue.placed(where, found))
         return text.rstrip("\0")
 

@@ -102,6 +102,11 @@ Data = bytes | bytearray | mmap.mmap
 """A mailbox in memory: bytes, or a memory-mapped file (only offsets into it are kept)."""
 
 
+def _check_data(data: object) -> None:
+    if not isinstance(data, (bytes, bytearray, mmap.mmap)):
+        raise TypeError(f"data must be bytes, bytearray or mmap, not {type(data).__name__}")
+
+
 @dataclass(frozen=True, slots=True)
 class MboxSpan:
     """One message of an mbox: byte offsets into the mailbox.
@@ -181,7 +186,11 @@ def begins_header(data: Data, pos: int = 0, *, end: int | None = None) -> bool:
     """True when the lines at ``pos`` begin a message header: the first is a header field, and
     the fields before the section's end (an empty line, a line that is neither a field nor a
     continuation, or ``end``) include one of :data:`MAIL_FIELDS` (M20; also how
-    :func:`onemail.message.containers.recognise` tells a message from other text)."""
+    :func:`onemail.message.containers.recognise` tells a message from other text).
+
+    :raises TypeError: ``data`` is not ``bytes``, ``bytearray`` or ``mmap``.
+    """
+    _check_data(data)
     n = len(data) if end is None else min(end, len(data))
     found, first, _, _ = _section(data, pos, n)
     return bool(found and first)
@@ -195,7 +204,9 @@ def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
     :param data: the mailbox (``bytes``, ``bytearray`` or ``mmap``).
     :param line: a byte offset at the start of a line.
     :param end: where the mailbox ends (default ``len(data)``).
+    :raises TypeError: ``data`` is not ``bytes``, ``bytearray`` or ``mmap``.
     """
+    _check_data(data)
     n = len(data) if end is None else end
     if data[line:line + 5] != b"From ":
         return False
@@ -215,7 +226,9 @@ def next_separator(data: Data, pos: int, *, end: int | None = None) -> int:
     separators, and such a rare message is split in two.
 
     :param data: the mailbox. :param pos: a byte offset (any). :param end: where it ends.
+    :raises TypeError: ``data`` is not ``bytes``, ``bytearray`` or ``mmap``.
     """
+    _check_data(data)
     n = len(data) if end is None else end
     if pos <= 0:
         if data[:5] == b"From ":
@@ -242,7 +255,10 @@ def spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterator[Mbo
     :param end: where it ends (default ``len(data)``): a shard's end is the next shard's start.
 
     A ``"From "`` line without a line feed separates nothing (nothing after it).
+
+    :raises TypeError: ``data`` is not ``bytes``, ``bytearray`` or ``mmap`` (at the first step).
     """
+    _check_data(data)
     n = len(data) if end is None else min(end, len(data))
     if data[start:start + 5] != b"From ":
         return

@@ -41,6 +41,7 @@ import hashlib
 import json
 import mimetypes
 from datetime import UTC
+from typing import Any
 
 from .attachments import safe_filename, unique_names
 from .model import Address, Message, Part
@@ -79,7 +80,7 @@ def record_id(source: Source, part: str | None = None) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def build_records(message: Message, source: Source, *, saved_paths: bool = False) -> list[dict]:
+def build_records(message: Message, source: Source, *, saved_paths: bool = False) -> list[dict[str, Any]]:
     """Return the records of ``message``: its own first, then those of the messages nested in
     it, depth first (M31). A pure function: the same arguments give equal records, in any
     process (for shards, Dask and Spark).
@@ -102,7 +103,7 @@ def build_records(message: Message, source: Source, *, saved_paths: bool = False
         raise TypeError(f"source must be a Source, not {type(source).__name__}")
     src = dict.fromkeys(SOURCE_FIELDS)
     src.update(source.to_json())
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     stack: list[tuple[Message, str | None, str | None]] = [(message, None, None)]
     while stack:  # depth first, without recursion (nesting is bounded by MAX_DEPTH anyway)
         msg, part, parent = stack.pop()
@@ -161,8 +162,8 @@ def _bodies(msg: Message) -> tuple[Part | None, Part | None, Part | None]:
     return plain, html, rtf
 
 
-def _record(msg: Message, src: dict, rid: str, part: str | None, parent: str | None,
-            saved_paths: bool, source: Source) -> tuple[dict, list]:
+def _record(msg: Message, src: dict[str, Any], rid: str, part: str | None, parent: str | None,
+            saved_paths: bool, source: Source) -> tuple[dict[str, Any], list[tuple[Message, str, str]]]:
     plain, html, rtf = _bodies(msg)
     body_text = body_from = None
     if plain is not None:
@@ -255,7 +256,7 @@ def _rtf_text(data: bytes) -> str:
     return text.replace("\r\n", "\n").strip("\n")
 
 
-def _addresses(addresses: tuple[Address, ...]) -> list[dict]:
+def _addresses(addresses: tuple[Address, ...]) -> list[dict[str, str | None]]:
     return [{"name": a.name, "address": a.address, "group": a.group} for a in addresses]
 
 
@@ -286,9 +287,10 @@ def _iso_utc(msg: Message) -> str | None:
     return d.replace(tzinfo=None).isoformat() + "Z"
 
 
-def schema() -> dict:
+def schema() -> dict[str, Any]:
     """Return the JSON Schema of a record (``record.schema.json``, shipped in the package), a new
     dict at each call."""
     from importlib.resources import files
 
-    return json.loads(files(__package__).joinpath("record.schema.json").read_text("utf-8"))
+    loaded: dict[str, Any] = json.loads(files(__package__).joinpath("record.schema.json").read_text("utf-8"))
+    return loaded

@@ -222,7 +222,7 @@ def decode_bytes(raw: bytes, cs: Charset | None, us_ascii: bool,
         except ImportError:  # a family module not installed yet: unknown-charset rule (T1)
             if found is not None:
                 del found[mark:]
-    return decode_unknown(raw, found, 0)
+    return decode_unknown(raw, issues=found)
 
 
 # A designation of a two-byte set of the ISO-2022-JP family, or of JIS X 0201 katakana (T84).

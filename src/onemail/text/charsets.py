@@ -212,7 +212,7 @@ class IncrementalDecoder:
         self._state = None
         self.position = 0
 
-    def decode(self, data: BytesLike, final: bool = False, issues: list[TextIssue] | None = None) -> str:
+    def decode(self, data: BytesLike, final: bool = False, *, issues: list[TextIssue] | None = None) -> str:
         """Decode the next chunk; bytes of an unfinished sequence are held for the next call.
 
         :param data: the next bytes of the stream.
@@ -429,7 +429,7 @@ class DecodeResult:
     issues: tuple[TextIssue, ...]
 
 
-def decode_unknown(data: BytesLike, issues: list[TextIssue] | None = None,
+def decode_unknown(data: BytesLike, *, issues: list[TextIssue] | None = None,
                    offset: int = 0) -> tuple[str, Charset]:
     """Decode bytes whose charset is unknown: UTF-8 if valid, else windows-1252.
 
@@ -467,7 +467,7 @@ def decode(data: BytesLike, label: str | None, *, issues: list[TextIssue] | None
     start = len(found)
     cs = for_label(label) if label is not None else None
     if cs is None:
-        text, cs = decode_unknown(data, found)
+        text, cs = decode_unknown(data, issues=found)
     else:
         text = cs.decode(data, found)
     return DecodeResult(text, cs, tuple(found[start:]))

@@ -214,7 +214,7 @@ def _make_info(target: Charset | Literal["imap"]) -> codecs.CodecInfo:
 
         def decode_imap(data: bytes, errors: str = "strict") -> tuple[str, int]:
             issues: list[TextIssue] = []
-            text = utf7.decode_imap(bytes(data), issues)
+            text = utf7.decode_imap(bytes(data), issues=issues)
             return _apply_handler(name, data, text, issues, errors), len(data)
 
         def encode_imap(text: str, errors: str = "strict") -> tuple[bytes, int]:
@@ -242,7 +242,7 @@ def _make_info(target: Charset | Literal["imap"]) -> codecs.CodecInfo:
             pending, state = dec.getstate()
             chunk = data[at:at + _CHUNK]
             issues = []
-            text = dec.decode(chunk, at + _CHUNK >= len(data), issues)
+            text = dec.decode(chunk, at + _CHUNK >= len(data), issues=issues)
             out.append(_apply_handler(name, data, text, issues, errors,
                                       locate=_Locator(cs, pending + chunk, state, start)))
         return "".join(out), len(data)
@@ -264,7 +264,7 @@ def _make_info(target: Charset | Literal["imap"]) -> codecs.CodecInfo:
             issues: list[TextIssue] = []
             start = self._dec.position
             pending, state = self._dec.getstate()
-            text = self._dec.decode(data, final, issues)
+            text = self._dec.decode(data, final, issues=issues)
             buf = pending + bytes(data)
             return _apply_handler(name, buf, text, issues, self.errors, start,
                                   locate=_Locator(cs, buf, state, start))

@@ -159,7 +159,7 @@ class BoundedIssues(list[TextIssue]):
 
     __slots__ = ("limit", "dropped", "_last", "_span")
 
-    def __init__(self, limit: int = MAX_ISSUES) -> None:
+    def __init__(self, *, limit: int = MAX_ISSUES) -> None:
         if not isinstance(limit, int) or isinstance(limit, bool):
             raise TypeError(f"limit must be an int, not {type(limit).__name__}")
         if limit < 0:
@@ -175,7 +175,7 @@ class BoundedIssues(list[TextIssue]):
 
     def append(self, issue: TextIssue) -> None:
         """Add one issue (merged into its kind's run, kept, or counted as dropped)."""
-        self.add_run(issue.kind, issue.offset, issue.length, issue)
+        self.add_run(issue.kind, issue.offset, issue.length, issue=issue)
 
     def extend(self, issues: Iterable[TextIssue]) -> None:
         """Add each issue of the iterable ``issues`` in turn, as :meth:`append` does.
@@ -206,7 +206,7 @@ class BoundedIssues(list[TextIssue]):
         self.extend(issues)
         return self
 
-    def add_run(self, kind: IssueKind, offset: int, length: int, issue: TextIssue | None = None) -> None:
+    def add_run(self, kind: IssueKind, offset: int, length: int, *, issue: TextIssue | None = None) -> None:
         """Add the errors of one run: the same as appending ``TextIssue(kind, offset, length)``.
 
         :param kind: the issue kind (any of the three vocabularies).

@@ -123,9 +123,8 @@ _COMPACT = 4096
 # Decoding
 
 
-def decode_text(value: str | BytesLike, fallback: str | Charset = "windows-1252",
-                issues: list[TextIssue] | None = None,
-                offset: int = 0) -> str:
+def decode_text(value: str | BytesLike, *, fallback: str | Charset = "windows-1252",
+                issues: list[TextIssue] | None = None, offset: int = 0) -> str:
     """Decode unstructured header text or a phrase, with its RFC 2047 encoded words.
 
     Implements RFC 2047 §6 with RFC 2231 §5 and RFC 6532; spec 000 "Encoded words (RFC 2047)",
@@ -159,10 +158,10 @@ def decode_text(value: str | BytesLike, fallback: str | Charset = "windows-1252"
                 return data.decode("ascii")
     elif type(value) is str and "=?" not in value and value.isascii() and "\x1b" not in value:
         return FOLD_STR.sub("", value) if "\r" in value or "\n" in value else value
-    return decode_value(value, fb, issues, offset)[0]
+    return decode_value(value, fallback=fb, issues=issues, offset=offset)[0]
 
 
-def decode_value(value: str | BytesLike, fallback: Charset, issues: list[TextIssue] | None = None,
+def decode_value(value: str | BytesLike, *, fallback: Charset, issues: list[TextIssue] | None = None,
                  offset: int = 0) -> tuple[str, int]:
     """Decode as :func:`decode_text` does; also return how many encoded words were decoded.
 
@@ -605,7 +604,7 @@ _NEEDS_ENCODING = re.compile(r"[^\x20-\x7e]|=\?")
 _TOKEN = re.compile(r"[^ ]+")
 
 
-def encode(text: str, charset: str | Charset = "utf-8") -> str:
+def encode(text: str, *, charset: str | Charset = "utf-8") -> str:
     """Encode ``text`` for a header: printable ASCII stays, the rest becomes encoded words.
 
     Implements spec 000 "Encoded words", encode rules (RFC 2047 §5). Text made of printable

@@ -220,8 +220,8 @@ class ParameterCollector:
     :raises ValueError: ``fallback`` names no known charset, or ``max_issues`` is negative.
 
     >>> c = ParameterCollector()
-    >>> c.add("title*0*", "us-ascii'en'This%20is%20", 0)
-    >>> c.add("title*1", "fun", 30)
+    >>> c.add("title*0*", "us-ascii'en'This%20is%20", offset=0)
+    >>> c.add("title*1", "fun", offset=30)
     >>> [(p.name, p.value, p.language, p.method) for p in c.resolve()]
     [('title', 'This is fun', 'en', 'continuation')]
     """
@@ -249,7 +249,7 @@ class ParameterCollector:
         self._skips: dict[int, list[int]] = {}
         self._view: memoryview | None = None  # of _buf while resolving
 
-    def add(self, name: str, value: str | BytesLike, offset: int = 0) -> None:
+    def add(self, name: str, value: str | BytesLike, *, offset: int = 0) -> None:
         """Add one parameter as written.
 
         :param name: the name as written, with any ``*`` / ``*N`` / ``*N*`` suffix (``str``).
@@ -371,12 +371,12 @@ class ParameterCollector:
                 many.append(True)
 
             held = IssueSpill(overflow)
-            text, words = decode_value(raw, self._fallback, held, 0)
+            text, words = decode_value(raw, fallback=self._fallback, issues=held)
             raw8.append(any(i.kind is _K_RAW for i in held))
             if words:
                 local.append(TextIssue(_K_EW, 0, len(raw)))
             if many:
-                decode_value(raw, self._fallback, local, 0)
+                decode_value(raw, fallback=self._fallback, issues=local)
             else:
                 local.extend(held)
             if words:
@@ -491,7 +491,7 @@ def _percent_decode(value: bytes, start: int, out: bytearray, e: int, collector:
 # Encoding
 
 
-def encode(name: str, value: str, charset: str | Charset = "utf-8", part_length: int = 50) -> list[str]:
+def encode(name: str, value: str, *, charset: str | Charset = "utf-8", part_length: int = 50) -> list[str]:
     """Return the parameter parts to write for ``name`` and ``value``.
 
     Implements spec 000 "Parameters", Rfc2231.Encode (RFC 2231 §3-4): a token value as

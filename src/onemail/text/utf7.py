@@ -329,7 +329,7 @@ def _b64(run: str) -> bytes:
     return b2a_base64(run.encode("utf-16-be"), newline=False).rstrip(b"=")
 
 
-def encode(text: str, issues: list[TextIssue] | None = None) -> bytes:
+def encode(text: str, *, issues: list[TextIssue] | None = None) -> bytes:
     """Encode ``text`` as UTF-7 (RFC 2152), the direct set of spec 000.
 
     :param text: the ``str`` to encode.
@@ -402,7 +402,7 @@ def encode_imap(text: str) -> bytes:
     return _IMAP_SPECIAL.sub(run, text).encode("ascii")
 
 
-def decode_imap(data: BytesLike, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
+def decode_imap(data: BytesLike, *, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
     """Decode IMAP modified UTF-7 (RFC 3501 section 5.1.3), e.g. a mailbox name.
 
     Implements spec 000 "UTF-7 and IMAP modified UTF-7"; never raises on bad bytes.
@@ -470,7 +470,7 @@ def _bytes(data: object) -> bytes:
     raise TypeError(f"data must be bytes-like, not {type(data).__name__}")
 
 
-def decode(data: BytesLike, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
+def decode(data: BytesLike, *, issues: list[TextIssue] | None = None, offset: int = 0) -> str:
     """Decode UTF-7 (RFC 2152); never raises on bad bytes.
 
     Implements spec 000 "UTF-7 and IMAP modified UTF-7". Same as
@@ -511,7 +511,7 @@ class Utf7Codec(Codec):
         return _decode_chunk(data, issues, offset, final, state)
 
     def encode(self, text: str, issues: list[TextIssue] | None) -> bytes:
-        return encode(text, issues)
+        return encode(text, issues=issues)
 
 
 _CODEC = Utf7Codec("utf-7")
