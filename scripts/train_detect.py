@@ -22,8 +22,9 @@ per 100 000 non-ASCII characters and ``counts`` their frequencies per 100 000. N
 counts punctuation: the typographic signs of :data:`TYPOGRAPHIC` (quotes, dashes, the ellipsis,
 the no-break space...) are added to every language at ``SIGNS_PER_LETTER`` per letter, shared
 evenly. ``ONE_LETTER_WORDS`` (non-ASCII Latin letters used as words), ``CONTEXTS`` (the
-neighbours of each non-ASCII letter) and ``PAGE_LANGUAGES`` (which single-byte pages each
-language is written in: facts of usage, :data:`PAGES`, not counts of files).
+neighbours of each non-ASCII letter), ``KOREAN_SYLLABLES`` (the common Hangul syllables, from
+langdetect's Korean profile, D48) and ``PAGE_LANGUAGES`` (which single-byte pages each language
+is written in: facts of usage, :data:`PAGES`, not counts of files).
 
 Deterministic: sorted output, no timestamps; the header names the packages, their versions and
 the sha256 of the files read.
@@ -364,6 +365,30 @@ def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
     return model
 
 
+#: The common Hangul syllables are the most frequent ones of langdetect's Korean profile that
+#: together make this share of its syllables (D48). langdetect, not lingua: the generated
+#: mojibake cases of bench/repair.py draw Korean text from lingua's frequencies.
+KOREAN_MASS = 0.95
+
+
+def korean_syllables() -> str:
+    """Return the common Hangul syllables (``KOREAN_MASS`` of langdetect's Korean syllable
+    counts, most frequent first, then sorted)."""
+    profile = langdetect("ko")
+    if profile is None:
+        raise ImportError("langdetect's Korean profile is missing (pip install -e '.[bench]')")
+    counts = sorted(((n, g) for g, n in profile["freq"].items()
+                     if len(g) == 1 and "\uac00" <= g <= "\ud7a3"), key=lambda x: (-x[0], x[1]))
+    total = sum(n for n, _ in counts)
+    chosen, seen = [], 0
+    for n, g in counts:
+        if seen >= KOREAN_MASS * total:
+            break
+        chosen.append(g)
+        seen += n
+    return "".join(sorted(chosen))
+
+
 def one_letter_words() -> str:
     """Return the non-ASCII Latin letters (U+00C0..U+024F) that langdetect's profiles show alone
     between spaces at least ``MIN_ALONE_PER_100K`` times per 100 000 trigrams."""
@@ -452,7 +477,7 @@ def _lit(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def render(model, alone: str, pages: dict[str, dict[str, int]], context) -> str:
+def render(model, alone: str, pages: dict[str, dict[str, int]], context, korean: str = "") -> str:
     h = hashlib.sha256()
     for key in sorted(_read):
         h.update(key.encode() + b"\0" + hashlib.sha256(_read[key]).digest())
@@ -497,6 +522,9 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context) -> str:
         lines.append("    },")
     lines.append("}")
     lines.append("")
+    lines.append(f"# The Hangul syllables that make {KOREAN_MASS:g} of langdetect's Korean syllables (D48).")
+    lines.append(f"KOREAN_SYLLABLES = {_lit(korean)}")
+    lines.append("")
     lines.append("# The single-byte pages each language is written in (2: its own page, 1: another that was used).")
     lines.append("PAGE_LANGUAGES = {")
     for page, langs in pages.items():
@@ -509,7 +537,7 @@ def build() -> str:
     """Return the text of the generated module."""
     _read.clear()
     model, alone, context = train(), one_letter_words(), contexts()
-    return render(model, alone, page_languages(), context)
+    return render(model, alone, page_languages(), context, korean_syllables())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -105,3 +105,9 @@ def test_rtf_text_escaped_on_a_terminal_exact_to_a_file(tmp_path, capsys, monkey
     _terminal(monkeypatch)
     assert main(["rtf", "text", str(src)]) == 0
     assert capsys.readouterr().out == "a\\x1b[2J\nb"
+
+
+def test_param_with_a_section_number_of_4301_digits(capsys):
+    """Issue 16 item 1: ``onemail param`` printed a traceback."""
+    assert main(["param", "attachment; filename*" + "1" * 4301 + "=a.txt"]) == 0
+    assert capsys.readouterr() == ("attachment\n  filename = 'a.txt' (continuation)\n", "")

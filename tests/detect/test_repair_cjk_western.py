@@ -83,3 +83,35 @@ def test_d47_an_ideograph_alone_in_a_patch_stays() -> None:
     original = "y \u00e9l dijo que la canci\u00f3n es buena"
     moji = _moji(original, "cp1252", "gbk")
     assert repair(moji).text == original
+
+
+def test_d47_east_asian_words_alone_in_markup_stay() -> None:
+    for clean in ("I vs. \u718a It's Destiny...", "<dc:subject>\u8eab\u8fba</dc:subject>",
+                  "\t\t<title>\u7a93</title>"):
+        assert repair(clean).text == clean
+    # a Western text whose only accent is a word alone stays too (D47's price)
+    moji = _moji("\u00c6r unsen som aredkvas erem.", "cp1252", "big5")
+    assert repair(moji).text == moji
+
+
+def test_d48_korean_read_as_gbk_or_big5_comes_back() -> None:
+    original = "\uc18c\uc758\uc6c0, \uc9c0\ub300, \uc6d0\uc5d0 \ud574 \ubc29\ub300 \uc801\uace0\ub97c\uae30."
+    for page, name in (("gbk", "gbk"), ("big5", "big5")):
+        moji = original.encode("euc_kr").decode(page)
+        out = repair(moji)
+        assert out.text == original, name
+        assert out.steps == ((name, "euc-kr"),)
+    # clean Chinese stays Chinese (its EUC-KR reading has few common syllables)
+    for clean in ("\u4e2d\u6587\u7684\u6587\u5b57\uff0c\u6211\u4eec\u90fd\u559c\u6b22\u3002",
+                  "\u5317\u4eac \u4e0a\u6d77 \u5e7f\u5dde"):
+        assert repair(clean).text == clean
+
+
+def test_d49_non_latin_letters_inside_an_ascii_word() -> None:
+    for original in ("M\u00e1rorca", "Mpodeli, nt inci\u00f3ng uega"):
+        moji = original.encode("utf-8").decode("cp1251")
+        out = repair(moji)
+        assert out.text == original
+        assert out.steps == (("windows-1251", "utf-8"),)
+    # homoglyphs stay (a visible case: Cyrillic "е" in an English word)
+    assert repair("K\u0435\u0435p pushin to the top bwoy!").text == "K\u0435\u0435p pushin to the top bwoy!"

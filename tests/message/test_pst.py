@@ -83,7 +83,7 @@ def test_corpus_total_is_the_readme_count():
     found = sum(isinstance(i, Found) for i in items)
     not_messages = [i for i in items if isinstance(i, Skipped) and i.reason == "not-message"]
     assert found == 39 and len(not_messages) == 44
-    assert Counter(i.detail for i in not_messages)["a IPM.Contact item, not a message"] == 20
+    assert Counter(i.detail for i in not_messages)["an item of class IPM.Contact, not a message"] == 20
 
 
 def test_folders_and_values_tika():

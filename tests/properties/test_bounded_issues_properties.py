@@ -120,3 +120,125 @@ def test_bounded_issues_follow_the_model(issues, limit, how):
         for i in issues:
             b.add_runs(i.kind, [(i.offset, i.length)])
     assert (list(b), b.dropped) == _model(issues, limit)
+
+
+# ------------------------------------------------- merging keeps offsets and lengths exact
+
+
+def _bytes_of(issues, kind):
+    covered: set[int] = set()
+    for i in issues:
+        if i.kind is kind:
+            covered.update(range(i.offset, i.offset + i.length))
+    return covered
+
+
+@pytest.mark.parametrize("cs", CHARSETS, ids=lambda cs: cs.key)
+@SETTINGS
+@given(data=st.data())
+def test_merged_runs_cover_exactly_the_bytes_of_their_issues(cs, data):
+    """Without a bound, each merged issue starts at one of its issues and ends at another, and
+    the bytes of every kind are the same as in the plain list (nothing lost, nothing added)."""
+    raw = data.draw(damaged(cs))
+    plain: list = []
+    cs.decode(raw, plain, 3)
+    bounded = BoundedIssues(10**6)
+    cs.decode(raw, bounded, 3)
+    assert bounded.dropped == 0
+    starts = {(i.kind, i.offset) for i in plain}
+    ends = {(i.kind, i.offset + i.length) for i in plain}
+    for i in bounded:
+        assert (i.kind, i.offset) in starts and (i.kind, i.offset + i.length) in ends
+    for kind in {i.kind for i in plain}:
+        assert _bytes_of(bounded, kind) == _bytes_of(plain, kind)
+    # and a run is only merged where its issues touch: as many issues as maximal touching runs
+    runs = 0
+    end: dict = {}
+    for i in plain:
+        if not (i.length and end.get(i.kind) == i.offset):
+            runs += 1
+        end[i.kind] = i.offset + i.length if i.length else None
+    assert len(bounded) == runs
+
+
+@settings(max_examples=300, deadline=None)
+@given(issues=issue_lists, limit=st.integers(0, 8))
+def test_too_many_issues_spans_exactly_what_was_dropped(issues, limit):
+    b = BoundedIssues(limit)
+    b.extend(issues)
+    kept = b[:-1] if b.dropped else list(b)
+    if b.dropped:
+        last = b[-1]
+        assert last.kind is IssueKind.TOO_MANY_ISSUES
+        # every byte of an issue is in a kept issue of its kind or in the span of the last
+        for i in issues:
+            inside_kept = any(k.kind is i.kind and k.offset <= i.offset and
+                              i.offset + i.length <= k.offset + k.length for k in kept)
+            inside_span = last.offset <= i.offset and i.offset + i.length <= last.offset + last.length
+            assert inside_kept or inside_span
+        assert min(i.offset for i in issues) <= last.offset
+        assert last.offset + last.length <= max(i.offset + i.length for i in issues)
+    assert len(kept) <= limit
+
+
+# ------------------------------------- header decoders in batches and decoders in chunks
+
+_HEADER = [b"=?", b"?=", b"=?utf-8?q?", b"=?utf-8?b?", b"=?shift_jis?b?", b"=FF", b"=C3=A9", b"_",
+           b"/w==", b"gSA=", b"\xff", b"\x81 ", b"\xc3\xa9", b"\x1b$B", b" ", b"\r\n ", b"a", b'"',
+           b"; ", b"filename", b"*0*", b"*1", b"=", b"utf-8''", b"''", b"%FF", b"%C3%A9", b"%", b"x-foo"]
+header_values = st.lists(st.sampled_from(_HEADER), max_size=40).map(b"".join)
+
+
+def _header_results(value: bytes, limit: int):
+    from onemail.text.rfc2047 import decode_text
+    from onemail.text.rfc2231 import parse_header_params
+
+    plain: list = []
+    text = decode_text(value, issues=plain, offset=4)
+    bounded = BoundedIssues(limit)
+    decode_text(value, issues=bounded, offset=4)
+    found: list = []
+    main, params = parse_header_params(value, issues=found, offset=4)
+    _, cut = parse_header_params(value, offset=4, max_issues=limit)
+    return (text, plain, list(bounded), bounded.dropped, main, found,
+            [(p.name, p.value, p.issues) for p in params], [(p.issues, p.dropped) for p in cut])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=header_values, spill=st.integers(1, 5), limit=st.integers(0, 4))
+def test_header_issues_in_small_batches_are_the_same(value, spill, limit):
+    """RFC 2047 and RFC 2231 map their issues a batch at a time (IssueSpill, SpanLocator): any
+    batch size gives the same text and the same issues, exact offsets and order."""
+    from unittest import mock
+
+    from onemail.text import _header
+
+    whole = _header_results(value, limit)
+    with mock.patch.object(_header, "SPILL", spill):
+        assert _header_results(value, limit) == whole
+    # max_issues is the message layer's cut of the full list, per parameter
+    for (_, _, full), (issues, dropped) in zip(whole[6], whole[7], strict=True):
+        assert issues[:limit] == full[:limit] and dropped == max(0, len(full) - limit)
+
+
+@pytest.mark.parametrize("label", ["shift_jis", "gb18030", "big5", "euc-jp", "euc-kr", "johab",
+                                   "iso-2022-jp", "iso-2022-kr", "hz-gb-2312", "utf-7"])
+@SETTINGS
+@given(data=st.data(), chunk=st.integers(1, 9), limit=st.integers(0, 6))
+def test_decoding_an_accumulator_in_small_chunks_is_the_same(label, data, chunk, limit):
+    """_codecs.decode_bounded: an accumulator's input in chunks of any size gives what feeding
+    the one-piece plain issues gives."""
+    from unittest import mock
+
+    from onemail.text import _codecs, utf7
+
+    cs = charsets.for_label(label)
+    raw = data.draw(damaged(cs))
+    plain: list = []
+    text = cs.decode(raw, plain, 2)
+    want = _fed(plain, limit)
+    with mock.patch.object(_codecs, "BOUNDED_CHUNK", chunk), mock.patch.object(utf7, "BOUNDED_CHUNK", chunk):
+        got = BoundedIssues(limit)
+        assert cs.decode(raw, got, 2) == text
+        assert cs.decode(raw, None, 2) == text
+    assert got == want and got.dropped == want.dropped

@@ -31,6 +31,13 @@ non-Latin alphabet becomes East Asian only through a UTF-8 reading; and structur
 (:func:`_plausible_step`) keep a CJK page from explaining text that shows no sign of it.
 Latin and script-less text may go anywhere.
 
+Western text read as a CJK page (D38, D44, D45, D47): its reading back must be one
+language's letters (a sign every language uses between ASCII characters counts for none), an
+East Asian character must touch an ASCII letter and one standing alone must read as a word;
+among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
+Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
+(D48, the one exception to the Han/Hangul guard).
+
 **The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
 signature*: a character that windows-1252 / ISO-8859-1 / windows-1251 / windows-1250 / CP437
@@ -167,7 +174,13 @@ def _c1_as_1252() -> dict[int, str]:
     return _C1_MAP
 
 
+#: Bytes no UTF-8 (nor CESU-8) holds: a search for one is cheaper than a failing decode.
+_NOT_UTF8 = re.compile(rb"[\xc0\xc1\xf5-\xff]")
+
+
 def _decode(data: bytes, name: str) -> str | None:
+    if name == "utf-8" and _NOT_UTF8.search(data) is not None:
+        return None
     try:
         if name in _TABLES:
             text = codecs.charmap_decode(data, "strict", _table(name)[0])[0]
@@ -370,11 +383,27 @@ COMMON_SYMBOLS = (r"\x00-\x7f\xa0\xa1\xa3\xa5\xa7\xa9\xab\xae\xb0\xb1\xb4\xb7\xb
 _STRAY = re.compile(r"[\u0370-\u0e7f](?<=[A-Za-z0-9].)(?=[A-Za-z0-9])")
 
 
+def _stray_letters(text: str) -> int:
+    """The letters of non-Latin alphabets inside ASCII words: alone between ASCII letters or
+    digits (``5\u05e335``), or in a run of them with an ASCII letter or digit on both sides
+    (``M\u0413\u040erorca``, windows-1251's reading of UTF-8 ``á``): they earn the repair
+    score no frequency points (D49)."""
+    n = _count(_STRAY, text)
+    if n or _STRAY_HINT.search(text):
+        n += sum(len(m.group()) for m in _STRAY_RUNS.finditer(text))
+    return n
+
+
+_STRAY_HINT = re.compile(r"[A-Za-z0-9][\u0370-\u0e7f]")
+_STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
+
+
 def _score(text: str) -> tuple[float, str, object]:
     """Return ``(repair score, script group, counts)`` of ``text``."""
     c = classify(text)
-    s = score_counts(c, 0, good=alphabet_letters(text) if c.greek + c.cyrillic + c.hebrew
-                     + c.arabic + c.thai else 0)
+    # (letters inside an ASCII word are no language's evidence, D49)
+    s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text))
+                     if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
     if not text.isascii():
         east = c.han + c.kana + c.hangul + c.half_kana + c.wedged
         ascii_letters = len(text) - len(text.encode("ascii", "ignore").translate(None, _LETTERS))
@@ -619,7 +648,8 @@ def _western_shape(text: str) -> bool:
 _ASCII_LETTER_BYTES = bytes([*range(0x41, 0x5B), *range(0x61, 0x7B)])
 
 
-def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "") -> bool:
+def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "",
+                    western_checked: bool = False) -> bool:
     """Structural conditions of a step (D10), on the counts of its input and output.
 
     * A CJK ``wrong`` page means the input was decoded by it, so it holds East Asian
@@ -648,11 +678,12 @@ def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_te
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
-    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and (
+    if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not western_checked and (
             not _western_shape(old_text) or not _consistent(new_text)
             or not _alone_runs_are_words(old_text, wrong, right)):
         return False
-    if wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text):
+    if (wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text)
+            and not _korean_again(wrong, right, new, new_text)):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
@@ -669,12 +700,20 @@ _ALONE_EAST = re.compile("(?<![^\\W_])[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\u
                          "\uff61-\uff9f\ue000-\uf8ff]+(?![^\\W_])")
 
 
+#: An East Asian (or private-use) character with an ASCII letter beside it: an accented
+#: letter of a Western word read with its neighbour as one CJK character (D47).
+_EAST_IN_WORD = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f"
+                           "\ue000-\uf8ff](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")
+
+
 def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
     """True when every East Asian run of ``text`` that stands as a word of its own reads, through
     ``wrong`` and ``right`` (a CJK page and a Western one), as a word: letters only, an ASCII
     one among them (D47). Western text read as a CJK page makes such a run from a short word
     that starts with an accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in
     Latin prose or code (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``."""
+    if _EAST_IN_WORD.search(text) is None:
+        return False  # every run alone: no accented letter inside a word (D47)
     for m in _ALONE_EAST.finditer(text):
         data = _encode(m.group(), wrong)
         word = _decode(data, right) if data is not None else None
@@ -1036,6 +1075,42 @@ def _odd_east(han: int, common: int, text: str) -> bool:
     return bool(han and common * 2 < han) or _PRIVATE_USE.search(text) is not None
 
 
+#: Korean read as a Chinese page comes back when its reading has at least this many syllables
+#: and at least this share of them among Korean's common ones (D48).
+KOREAN_MIN = 4
+KOREAN_COMMON = 0.75
+_KOREAN: list[re.Pattern] = []
+
+
+def _korean_again(wrong: str, right: str, new, new_text: str) -> bool:
+    """True when a step from GBK or Big5 to EUC-KR reads Han-dominant text back into Korean
+    (D48): Hangul with almost no ideograph or kana (at most one per ten syllables), at least
+    ``KOREAN_MIN`` syllables, ``KOREAN_COMMON`` of them among the syllables that make 95 % of
+    Korean text (``KOREAN_SYLLABLES``, from langdetect's profile). EUC-KR's syllables are
+    GB2312's and Big5's common ideographs (rows 0xB0..0xC8), so the mojibake looks like
+    Chinese; Chinese read as EUC-KR gives syllables its characters' bytes pick, seldom common
+    ones (at most 2 of 3 in 2 265 Chinese lines and texts)."""
+    if right != "euc-kr" or wrong not in ("gbk", "big5") or new.hangul < KOREAN_MIN:
+        return False
+    if (new.han + new.kana + new.half_kana) * 10 > new.hangul:
+        return False
+    return _korean_syllables(new_text)
+
+
+def _korean_syllables(text: str) -> bool:
+    """True when ``text`` has at least ``KOREAN_MIN`` Hangul syllables, ``KOREAN_COMMON`` of
+    them among Korean's common ones (D48)."""
+    if not _KOREAN:
+        from ._tables.language import KOREAN_SYLLABLES
+
+        _KOREAN.append(re.compile("[" + KOREAN_SYLLABLES + "]"))
+    syllables = _count(_ALL_HANGUL, text)
+    return syllables >= KOREAN_MIN and _count(_KOREAN[0], text) >= KOREAN_COMMON * syllables
+
+
+_ALL_HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
 def _east_input(old, text: str) -> bool:
     """True when ``text`` (``old``: its counts) may be a CJK page's reading: it holds an East
     Asian character, or a private-use one (D43: cp932 reads its user-defined rows so;
@@ -1051,7 +1126,8 @@ def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
     if not _east_input(old, text):
         return False
     if right in _CJK_PAGES:
-        return _odd_east(old.han, old.common, text)
+        # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48)
+        return _odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han >= KOREAN_MIN)
     if right in ("windows-1252", "iso-8859-1"):
         found = memo.get("western")
         if found is None:
@@ -1098,6 +1174,7 @@ def _round(current, base, group, counts, segments, scored, memo):
     is accepted, and only when they remove at least half of the UTF-8 signatures (D24).
     """
     best = None
+    best_out = ""
     western: list[tuple[float, str, str, str]] = []  # (D45)
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
@@ -1121,8 +1198,12 @@ def _round(current, base, group, counts, segments, scored, memo):
             if left >= before or 2 * left > before:
                 continue  # it must remove signatures, at least half of them (D24)
         else:
-            if wrong in _CJK_PAGES and not _cjk_input_ok(current, counts, right, memo):
-                continue  # (_plausible_step's conditions on the input alone, before any reading)
+            if wrong in _CJK_PAGES:
+                ok = memo.get(("input", right))
+                if ok is None:
+                    ok = memo["input", right] = _cjk_input_ok(current, counts, right, memo)
+                if not ok:
+                    continue  # (_plausible_step's conditions on the input alone, before any reading)
             kept = memo.get("data")
             if (kept is not None and kept[0] == wrong and (kept[1] is None or kept[1].isascii())
                     and (right != "utf-8" or wrong not in _SEGMENT_PAGES)):
@@ -1143,21 +1224,47 @@ def _round(current, base, group, counts, segments, scored, memo):
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        western_checked = False
+        if wrong in _CJK_PAGES and right in _WESTERN:
+            # _plausible_step's conditions of Western text read as a CJK page, before any
+            # scoring: the shape (in the memo of _cjk_input_ok), one language (counted on the
+            # bytes: the same counts), the words alone
+            if (not _consistent_bytes(memo["data"][1], right)
+                    or not _alone_runs_are_words(current, wrong, right)):
+                continue
+            western_checked = True
         found = scored.get(hash(out))
         if found is None:
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN:
             continue
-        if not _plausible_step(wrong, right, counts, new_counts, out, current):
+        if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
-        if _vetoed(group, new_group, right) or _kana_han_flip(counts, new_counts, right):
+        if _vetoed(group, new_group, right) and not (
+                group == "han" and _korean_again(wrong, right, new_counts, out)):
+            continue  # (Han to Hangul only for Korean read as GBK or Big5, D48)
+        if _kana_han_flip(counts, new_counts, right):
             continue
         # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading; among
         # UTF-8 readings, the letters of one language (D21)
-        key = (right == "utf-8", right == "utf-8" and _consistent(out), score)
         if wrong in _CJK_PAGES and right in _WESTERN:
             western.append((score, wrong, right, how))
+        if right == "utf-8":
+            # among UTF-8 readings, the letters of one language (D21), looked at only when two
+            # compete (best_out: the best one's text while it is not known)
+            if best is not None and best[0][0]:
+                if best[0][1] is None:
+                    best = ((True, _consistent(best_out), best[0][2]), *best[1:])
+                key = (True, _consistent(out), score)
+                if key > best[0]:
+                    best = (key, wrong, right, how)
+                    best_out = out
+                continue
+            best = ((True, None, score), wrong, right, how)
+            best_out = out
+            continue
+        key = (False, False, score)
         if best is None or key > best[0]:
             best = (key, wrong, right, how)
     if best is not None and best[1] in _CJK_PAGES and best[2] in _WESTERN and len(western) > 1:
@@ -1309,6 +1416,7 @@ def repair_possible(text: str) -> bool:
     if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
+    korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
     for wrong in _CJK_WRONG:
         try:
             data = text.encode(_PY[wrong])  # (as _encode does for a CJK page)
@@ -1317,7 +1425,7 @@ def repair_possible(text: str) -> bool:
         if data.isascii():
             continue
         two_pairs = two_sjis = None
-        for right in rights:
+        for right in rights if wrong not in ("gbk", "big5") else rights + korean:
             if right == wrong:
                 continue
             if right != "utf-8":
@@ -1329,6 +1437,8 @@ def repair_possible(text: str) -> bool:
             out = _decode(data, right)
             if out is None or out == text:
                 continue
+            if right in korean and len(rights) == 1 and not _korean_syllables(out):
+                continue  # (before the counts: D48's syllables, counted with patterns)
             if right != "utf-8" and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True

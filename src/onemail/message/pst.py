@@ -152,7 +152,7 @@ def _folder(folder: Any, names: tuple[str, ...], place: Any, ctx: ReadContext,
         if problem is not None:
             yield place.skipped("damaged", problem, folder=path, container="pst")
         elif not is_message_class(klass):
-            yield place.skipped("not-message", f"a {klass} item, not a message", folder=path,
+            yield place.skipped("not-message", f"an item of class {klass}, not a message", folder=path,
                                 container="pst")
         else:
             yield Found(place.source("pst", index, folder=path or ""), msg)
