@@ -142,7 +142,7 @@ def test_merged_runs_cover_exactly_the_bytes_of_their_issues(cs, data):
     raw = data.draw(damaged(cs))
     plain: list = []
     cs.decode(raw, plain, 3)
-    bounded = BoundedIssues(10**6)
+    bounded = BoundedIssues(limit=10**6)
     cs.decode(raw, bounded, 3)
     assert bounded.dropped == 0
     starts = {(i.kind, i.offset) for i in plain}
@@ -164,7 +164,7 @@ def test_merged_runs_cover_exactly_the_bytes_of_their_issues(cs, data):
 @settings(max_examples=300, deadline=None)
 @given(issues=issue_lists, limit=st.integers(0, 8))
 def test_too_many_issues_spans_exactly_what_was_dropped(issues, limit):
-    b = BoundedIssues(limit)
+    b = BoundedIssues(limit=limit)
     b.extend(issues)
     kept = b[:-1] if b.dropped else list(b)
     if b.dropped:
@@ -195,7 +195,7 @@ def _header_results(value: bytes, limit: int):
 
     plain: list = []
     text = decode_text(value, issues=plain, offset=4)
-    bounded = BoundedIssues(limit)
+    bounded = BoundedIssues(limit=limit)
     decode_text(value, issues=bounded, offset=4)
     found: list = []
     main, params = parse_header_params(value, issues=found, offset=4)
@@ -238,7 +238,7 @@ def test_decoding_an_accumulator_in_small_chunks_is_the_same(label, data, chunk,
     text = cs.decode(raw, plain, 2)
     want = _fed(plain, limit)
     with mock.patch.object(_codecs, "BOUNDED_CHUNK", chunk), mock.patch.object(utf7, "BOUNDED_CHUNK", chunk):
-        got = BoundedIssues(limit)
+        got = BoundedIssues(limit=limit)
         assert cs.decode(raw, got, 2) == text
         assert cs.decode(raw, None, 2) == text
     assert got == want and got.dropped == want.dropped

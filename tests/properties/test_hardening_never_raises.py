@@ -104,7 +104,7 @@ def test_header_decoders_never_raise(value, offset):
     from onemail.text.rfc2047 import decode_text
     from onemail.text.rfc2231 import parse_header_params
 
-    for issues in ([], BoundedIssues(3)):
+    for issues in ([], BoundedIssues(limit=3)):
         assert isinstance(decode_text(value, issues=issues, offset=offset), str)
         for issue in issues:
             assert offset <= issue.offset and issue.offset + issue.length <= offset + len(value)
@@ -124,8 +124,8 @@ def test_utf7_and_imap_decoders_never_raise(data):
     from onemail.text import utf7
 
     for decode in (utf7.decode, utf7.decode_imap):
-        for issues in (None, [], BoundedIssues(2)):
-            assert isinstance(decode(data, issues, 3), str)
+        for issues in (None, [], BoundedIssues(limit=2)):
+            assert isinstance(decode(data, issues=issues, offset=3), str)
             for issue in issues or ():
                 assert 3 <= issue.offset and issue.offset + issue.length <= 3 + len(data)
 
