@@ -14,7 +14,7 @@ M = MessageIssueKind
 
 
 def addrs(raw: bytes, issues=None):
-    return [(a.name, a.address, a.group) for a in parse_addresses(raw, None, "header:To", issues)]
+    return [(a.name, a.address, a.group) for a in parse_addresses(raw, where="header:To", issues=issues)]
 
 
 def malformed(raw: bytes):

@@ -14,7 +14,7 @@ M = MessageIssueKind
 
 def run(data: bytes, media_type: str = "text/plain", declared=None):
     issues: list[TextIssue] = []
-    text, cs, source = decode_body(data, media_type, declared, issues)
+    text, cs, source = decode_body(data, media_type, declared, issues=issues)
     return text, cs.name, source, [(i.kind, i.offset, i.length) for i in issues]
 
 
@@ -181,11 +181,11 @@ def test_utf8_body_cut_short_stays_utf8():
     """Issue 13: a short body declared UTF-8 whose last character is cut short is UTF-8 with
     InvalidUtf8, not relabelled (before: re-read as iso-8859-16 by M6)."""
     issues = []
-    text, cs, source = decode_body(b"caf\xc3", "text/plain", "utf-8", issues)
+    text, cs, source = decode_body(b"caf\xc3", "text/plain", "utf-8", issues=issues)
     assert (text, cs.name, source) == ("caf\ufffd", "utf-8", "declared")
     assert [(i.kind, i.offset, i.length) for i in issues] == [(K.INVALID_UTF8, 3, 1)]
     issues = []
-    text, cs, source = decode_body("€ 5 \u20ac".encode()[:-1], "text/plain", "utf-8", issues)
+    text, cs, source = decode_body("€ 5 \u20ac".encode()[:-1], "text/plain", "utf-8", issues=issues)
     assert (text, cs.name, [(i.kind, i.offset, i.length) for i in issues]) == (
         "€ 5 \ufffd", "utf-8", [(K.INVALID_UTF8, 6, 2)])
 
@@ -193,6 +193,6 @@ def test_utf8_body_cut_short_stays_utf8():
 def test_latin1_body_labelled_utf8_is_still_relabelled():
     data = "Grüße aus Köln".encode("latin-1")
     issues = []
-    text, cs, source = decode_body(data, "text/plain", "utf-8", issues)
+    text, cs, source = decode_body(data, "text/plain", "utf-8", issues=issues)
     assert (text, source) == ("Grüße aus Köln", "detected")
     assert [(i.kind, i.offset, i.length) for i in issues] == [(M.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data))]

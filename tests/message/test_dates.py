@@ -13,7 +13,7 @@ M = MessageIssueKind
 
 def read(raw: bytes):
     issues = []
-    value = parse_date(raw, "header:Date", issues)
+    value = parse_date(raw, where="header:Date", issues=issues)
     return value.isoformat() if value else None, [(i.kind, i.offset, i.length) for i in issues]
 
 

@@ -13,7 +13,7 @@ M = MessageIssueKind
 
 def split(data: bytes):
     issues = []
-    fields, body = split_header(data, 0, len(data), issues, "headers")
+    fields, body = split_header(data, 0, len(data), issues=issues, where="headers")
     return ([(f.name, f.value, f.offset, f.length) for f in fields], body,
             [(i.kind, i.where, i.offset, i.length) for i in issues])
 

@@ -38,14 +38,14 @@ def test_sniff(data, fmt):
 def test_a_nested_message_is_read_one_level_deeper():
     issues: list[MessageIssue] = []
     ctx = ReadContext(False, 0, read_bytes)
-    assert ctx.nested(b"Subject: in\r\n\r\nx", None, "part:2", issues).subject == "in"
-    assert issues == [] and ctx.enter("part:2", issues).depth == 1
+    assert ctx.nested(b"Subject: in\r\n\r\nx", None, "part:2", issues=issues).subject == "in"
+    assert issues == [] and ctx.enter("part:2", issues=issues).depth == 1
 
 
 def test_beyond_max_depth_is_one_issue_covering_the_bytes():
     issues: list[MessageIssue] = []
     ctx = ReadContext(False, MAX_DEPTH, read_bytes)
-    assert ctx.nested(b"Subject: in\r\n\r\nx", None, "part:2", issues) is None
+    assert ctx.nested(b"Subject: in\r\n\r\nx", None, "part:2", issues=issues) is None
     assert issues == [MessageIssue(MessageIssueKind.MESSAGE_NESTING_LIMIT_EXCEEDED, "part:2", 0, 16)]
     assert MAX_DEPTH == 20
 

@@ -14,8 +14,8 @@ def test_names_of_the_properties_the_readers_use():
     assert property_name(mapi.SUBJECT) == "PidTagSubject"
     assert property_name(mapi.RTF_COMPRESSED) == "PidTagRtfCompressed"
     assert property_name(mapi.MESSAGE_CODEPAGE) == "PidTagMessageCodepage"
-    assert property_name(mapi.ATTACH_DATA, 0x0102) == "PidTagAttachDataBinary"
-    assert property_name(mapi.ATTACH_DATA, 0x000D) == "PidTagAttachDataObject"
+    assert property_name(mapi.ATTACH_DATA, ptype=0x0102) == "PidTagAttachDataBinary"
+    assert property_name(mapi.ATTACH_DATA, ptype=0x000D) == "PidTagAttachDataObject"
     assert property_name(0x8005) is None
     assert all(name.startswith("PidTag") for name in PROPERTY_NAMES.values())
     assert len(set(PROPERTY_NAMES.values())) == len(PROPERTY_NAMES)

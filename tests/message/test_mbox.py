@@ -136,7 +136,7 @@ def test_wrong_data_type_is_a_clear_type_error():
     for bad in (memoryview(box), box.decode("ascii")):
         for call in (lambda d: list(spans(d)), lambda d: list(mbox_spans(d)),
                      lambda d: next_separator(d, 1), lambda d: is_separator(d, 0),
-                     lambda d: begins_header(d, 0)):
+                     lambda d: begins_header(d, pos=0)):
             with pytest.raises(TypeError, match=f"^data must be bytes, bytearray or mmap, not {type(bad).__name__}$"):
                 call(bad)
     assert list(mbox_spans(bytearray(box))) == list(mbox_spans(box)) == [(34, 49)]

@@ -24,7 +24,7 @@ U8 = IssueKind.INVALID_UTF8
 
 
 def test_an_issue_placed_and_shifted():
-    assert MessageIssue.at("header:Subject", TextIssue(U8, 3, 1), 10) == MessageIssue(
+    assert MessageIssue.at("header:Subject", TextIssue(U8, 3, 1), offset=10) == MessageIssue(
         U8, "header:Subject", 13, 1)
     assert MessageIssue(U8, "part:1", 4, 2).to_json() == {
         "kind": "InvalidUtf8", "where": "part:1", "offset": 4, "length": 2}
@@ -43,7 +43,7 @@ def test_placed_carries_the_count_a_bounded_list_dropped():
 
 def test_bounded_keeps_the_first_and_spans_the_rest():
     issues = [MessageIssue(M.MALFORMED_HEADER, "headers", 10 * i, 2) for i in range(5)]
-    assert bounded(issues, 3) == [*issues[:3], MessageIssue(IssueKind.TOO_MANY_ISSUES, "headers", 30, 12, 2)]
+    assert bounded(issues, limit=3) == [*issues[:3], MessageIssue(IssueKind.TOO_MANY_ISSUES, "headers", 30, 12, 2)]
     assert bounded(issues) is issues and MAX_ISSUES == 100
 
 

@@ -133,7 +133,7 @@ def test_a_nested_message_is_a_record_of_its_own_after_its_parent():
     src = Source(str(MAIL / rel), "eml")
     top, inner = build_records(msg, src)
     assert inner["parent_id"] == top["id"] and inner["part"] == "2"
-    assert inner["id"] == record_id(src, "2")
+    assert inner["id"] == record_id(src, part="2")
     assert inner["source"] == top["source"]
     assert inner["format"] == "tnef"
     assert inner["subject"] == "Save up to 70% on international calls!"
@@ -157,7 +157,7 @@ def test_record_ids_depend_on_the_place_only():
     a = Source("inbox.mbox", "mbox", index=3)
     assert record_id(a) == "a201eae25a2740cfdbaa92ecc0ae8f15"
     assert record_id(replace(a, offset=5, length=7, container="stdin")) == record_id(a)
-    assert len({record_id(a), record_id(replace(a, index=4)), record_id(a, "2"),
+    assert len({record_id(a), record_id(replace(a, index=4)), record_id(a, part="2"),
                 record_id(replace(a, member="x")), record_id(replace(a, folder="x"))}) == 5
 
 

@@ -17,7 +17,7 @@ M = MessageIssueKind
 
 def run(body: bytes, cte: str):
     found = []
-    out = decode_transfer(body, cte, found)
+    out = decode_transfer(body, cte, issues=found)
     return out.data, out.trailer, [(i.kind, i.offset, i.length) for i in found]
 
 
@@ -103,7 +103,7 @@ UU = b"begin 644 hello.txt\n&:&5L;&\\*\n`\nend\n"
 
 def test_uuencode_transfer_encoding():
     found = []
-    out = decode_transfer(UU, "x-uuencode", found)
+    out = decode_transfer(UU, "x-uuencode", issues=found)
     assert (out.data, out.name, found) == (b"hello\n", "hello.txt", [])
 
 

@@ -379,7 +379,7 @@ def _json_place(src: Line) -> str:
     """The human name of a source or skip given as JSON (not escaped)."""
     from ..message.source import place_name
 
-    out = place_name(src["path"], src.get("member"), src.get("archive"), src.get("folder"))
+    out = place_name(src["path"], member=src.get("member"), archive=src.get("archive"), folder=src.get("folder"))
     if src.get("container") in ("mbox", "pst") and src.get("type") != "skipped" and "index" in src:
         out += f" #{src['index'] + 1}"
     return out

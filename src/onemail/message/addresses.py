@@ -445,7 +445,7 @@ def _simple(raw: bytes) -> tuple[Address, ...] | None:
     return tuple(out)
 
 
-def parse_addresses(raw: bytes, fallback: Charset | None = None, where: str = "",
+def parse_addresses(raw: bytes, *, fallback: Charset | None = None, where: str = "",
                     issues: list[MessageIssue] | None = None) -> tuple[Address, ...]:
     """Parse an address-list value into mailboxes (module docstring).
 
@@ -459,7 +459,7 @@ def parse_addresses(raw: bytes, fallback: Charset | None = None, where: str = ""
     :returns: the mailboxes in order; a group's members carry its name in :attr:`Address.group`
         (an empty group gives none).
 
-    >>> [str(a) for a in parse_addresses(b'Pete(A nice \\\\) chap) <pete(his account)@silly.test(his host)>', None)]
+    >>> [str(a) for a in parse_addresses(b'Pete(A nice \\\\) chap) <pete(his account)@silly.test(his host)>')]
     ['Pete <pete@silly.test>']
     """
     if raw.isascii() and b"(" not in raw and b"\\" not in raw:

@@ -51,7 +51,7 @@ def _is_xml(media_type: str) -> bool:
     return media_type in ("text/xml", "application/xml") or media_type.endswith("+xml")
 
 
-def decode_body(data: bytes, media_type: str, declared: str | Charset | None,
+def decode_body(data: bytes, media_type: str, declared: str | Charset | None, *,
                 issues: list[TextIssue]) -> tuple[str, Charset, str]:
     """Decode a text body; return ``(text, charset used, how it was chosen)``.
 

@@ -184,7 +184,7 @@ def recognise(head: bytes | mmap.mmap, *, hint: bool = False) -> str | None:
         return "msg" if hint or any(head.find(s) >= 0 for s in _OUTLOOK_STREAMS) else None
     if fmt in ("tnef", "mbox"):
         return fmt
-    if fmt == "rfc822" and (hint or begins_header(head, 3 if head[:3] == b"\xef\xbb\xbf" else 0, end=HEAD_BYTES)):
+    if fmt == "rfc822" and (hint or begins_header(head, pos=3 if head[:3] == b"\xef\xbb\xbf" else 0, end=HEAD_BYTES)):
         return "eml"
     if fmt is None and head[:8] == b"\xef\xbb\xbfFrom ":
         return "mbox"
@@ -455,7 +455,7 @@ def _data(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) 
         from .pst import walk_pst
 
         empty = True
-        for item in walk_pst(data, place, ctx, read):
+        for item in walk_pst(data, place, ctx, read=read):
             empty = False
             yield item
         if empty:

@@ -47,7 +47,7 @@ _STRICT = re.compile(rb"[ \t]*(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),[ \t]*)?([0-9]{
 _MONTH_BYTES = {m.encode().capitalize(): n for m, n in _MONTHS.items()}
 
 
-def parse_date(raw: bytes, where: str = "header:Date",
+def parse_date(raw: bytes, *, where: str = "header:Date",
                issues: list[MessageIssue] | None = None) -> datetime | None:
     """Read a Date value (module docstring).
 

@@ -64,7 +64,7 @@ class Field(NamedTuple):
         return self.name.lower()
 
 
-def split_header(data: bytes, start: int, end: int, issues: list[MessageIssue] | None,
+def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue] | None,
                  where: str) -> tuple[list[Field], int]:
     """Split the header section at ``data[start:end]`` into fields (module docstring).
 

@@ -124,7 +124,7 @@ class ReadContext:
     depth: int
     dispatch: Callable[[bytes, str | None, ReadContext], Message]
 
-    def nested(self, data: bytes, fmt: str | None, where: str,
+    def nested(self, data: bytes, fmt: str | None, where: str, *,
                issues: list[MessageIssue]) -> Message | None:
         """Read the message held in a part; return it, or ``None`` when it is too deep.
 
@@ -135,10 +135,10 @@ class ReadContext:
             ``MessageNestingLimitExceeded`` issue at ``where`` covering ``data``. The nested
             message's own issues go to the parent message through :func:`nested_issues`.
         """
-        inner = self.enter(where, issues, len(data))
+        inner = self.enter(where, issues=issues, length=len(data))
         return None if inner is None else self.dispatch(data, fmt, inner)
 
-    def enter(self, where: str, issues: list[MessageIssue], length: int = 0) -> ReadContext | None:
+    def enter(self, where: str, *, issues: list[MessageIssue], length: int = 0) -> ReadContext | None:
         """The context of a message nested one level deeper, or ``None`` beyond
         :data:`MAX_DEPTH` (then one ``MessageNestingLimitExceeded`` issue at ``where``, covering
         ``length`` bytes, is appended to ``issues``). The one depth check of every format (an

@@ -27,7 +27,7 @@ _W1252 = known_charset("windows-1252")
 _NO_HINT = frozenset({"utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-7", "replacement"})
 
 
-def raw_8bit_fallback(fields: list[Field], body_label: str | None = None,
+def raw_8bit_fallback(fields: list[Field], *, body_label: str | None = None,
                       body: bytes = b"") -> Charset | None:
     """The charset for raw 8-bit header text that is not UTF-8, or None when there is none (M9).
 
@@ -68,7 +68,7 @@ def raw_8bit_fallback(fields: list[Field], body_label: str | None = None,
     return detect_charset(data)
 
 
-def decode_header(field: Field, fallback: Charset | None = None) -> Header:
+def decode_header(field: Field, *, fallback: Charset | None = None) -> Header:
     """Decode one header field.
 
     :param field: the raw field (:func:`onemail.message.fields.split_header`).
@@ -100,7 +100,7 @@ def _issue_order(issue: MessageIssue) -> tuple[bool, int]:
     return issue.kind is IssueKind.TOO_MANY_ISSUES, issue.offset
 
 
-def parameters(raw: bytes, where: str, issues: list[MessageIssue],
+def parameters(raw: bytes, where: str, *, issues: list[MessageIssue],
                fallback: Charset | None = None) -> tuple[str, dict[str, str]]:
     """Decode a Content-Type / Content-Disposition value: its main value and its parameters.
 

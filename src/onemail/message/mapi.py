@@ -133,7 +133,7 @@ class PropertyBag:
         self.children: list[PropertyBag] = []
         self.where = where
 
-    def put(self, tag: int, ptype: int, value: object, name: str | None = None) -> None:
+    def put(self, tag: int, ptype: int, value: object, *, name: str | None = None) -> None:
         """Record a property (the first value of a tag wins)."""
         self.props.setdefault(tag, (ptype, value, name))
 
@@ -315,7 +315,7 @@ def _transport_headers(text: str, issues: list[MessageIssue]) -> tuple[tuple[Hea
     start = 0
     if data.startswith(_TRANSPORT_PREAMBLE):  # the line Outlook writes before the fields
         start = data.find(b"\n") + 1
-    fields, _ = split_header(data, start, len(data), issues, "headers")
+    fields, _ = split_header(data, start, len(data), issues=issues, where="headers")
     out = []
     raw: dict[str, bytes] = {}
     for f in fields:
@@ -345,7 +345,7 @@ def _bodies(bag: PropertyBag, props: dict[int, MapiProperty], ctx: _Strings) -> 
             cp = bag.int(INTERNET_CODEPAGE) or bag.int(MESSAGE_CODEPAGE)
             if cp:
                 declared = for_code_page(cp)
-            text, used, source = decode_body(value.rstrip(b"\0"), "text/html", declared, found)
+            text, used, source = decode_body(value.rstrip(b"\0"), "text/html", declared, issues=found)
             parts.append(Part("body.html", "text/html", charset=used.name, charset_source=source,
                               text=text, data=value, issues=tuple(MessageIssue.placed(where, found)),
                               origin="PidTagBodyHtml"))
@@ -410,7 +410,7 @@ def _attachment(path: str, bag: PropertyBag, extra: object, strings: _Strings, l
     where = f"part:{path}"
     part_issues: list[MessageIssue] = []
     if isinstance(extra, Embedded):  # a TNEF embedded message
-        nested = ctx.nested(bytes(extra), "tnef", where, part_issues)
+        nested = ctx.nested(bytes(extra), "tnef", where, issues=part_issues)
         data = bytes(extra)
     if not isinstance(data, bytes):
         data = extra if isinstance(extra, bytes) else b""
@@ -418,12 +418,12 @@ def _attachment(path: str, bag: PropertyBag, extra: object, strings: _Strings, l
     if nested is None and data and not part_issues:
         if data.startswith(OLE_SIGNATURE) or data.startswith(TNEF_SIGNATURE):
             # an attached .msg or winmail.dat: each level is a new file
-            nested = ctx.nested(data, None, where, part_issues)
+            nested = ctx.nested(data, None, where, issues=part_issues)
             if nested is not None and nested.error is not None:  # an OLE2 document (a Word file)
                 nested = None
         elif media.startswith("text/"):
             found = BoundedIssues()
-            text, cs, source = decode_body(data, media, None, found)
+            text, cs, source = decode_body(data, media, None, issues=found)
             charset = cs.name
             part_issues.extend(MessageIssue.placed(where, found))
     if nested is not None:

@@ -175,7 +175,7 @@ PROPERTY_NAMES: dict[int, str] = {
 }
 
 
-def property_name(tag: int, ptype: int | None = None) -> str | None:
+def property_name(tag: int, *, ptype: int | None = None) -> str | None:
     """The MS-OXPROPS name of property id ``tag`` (``0x0037`` -> ``"PidTagSubject"``), or ``None``.
 
     :param tag: the property id (the high 16 bits of a property tag), an ``int``.

@@ -179,10 +179,10 @@ def _starts_message(data: Data, line: int, n: int) -> tuple[bool, int]:
         return False, nl + 1
     if nl - line <= ENVELOPE_BYTES and _ENVELOPE.fullmatch(data, line, nl):
         return True, nl + 1
-    return begins_header(data, nl + 1, end=n), nl + 1
+    return begins_header(data, pos=nl + 1, end=n), nl + 1
 
 
-def begins_header(data: Data, pos: int = 0, *, end: int | None = None) -> bool:
+def begins_header(data: Data, *, pos: int = 0, end: int | None = None) -> bool:
     """True when the lines at ``pos`` begin a message header: the first is a header field, and
     the fields before the section's end (an empty line, a line that is neither a field nor a
     continuation, or ``end``) include one of :data:`MAIL_FIELDS` (M20; also how
@@ -311,7 +311,7 @@ def _length_target(data: Data, target: int, n: int) -> int | None:
             continue
         if data[target:line] == skip and data[line:line + 5] == b"From ":
             nl = data.find(b"\n", line, n)
-            if nl >= 0 and not _NOT_A_CANDIDATE.match(data, line, nl) and begins_header(data, nl + 1, end=n):
+            if nl >= 0 and not _NOT_A_CANDIDATE.match(data, line, nl) and begins_header(data, pos=nl + 1, end=n):
                 return line
     return None
 

@@ -78,7 +78,7 @@ _CONTENT_ID = b"content-id"
 _ADDRESS_FIELDS = {"from": "from_", "to": "to", "cc": "cc", "bcc": "bcc", "reply-to": "reply_to"}
 
 
-def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
+def parse(data: bytes, ctx: ReadContext, *, fmt: str = "rfc822") -> Message:
     """Read an RFC 5322 / MIME message from its bytes (module docstring); never raises on bad
     input.
 
@@ -89,13 +89,13 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
         addresses, date, leaf parts in document order, every issue with its place.
     """
     block_issues: list[MessageIssue] = []
-    fields, body = split_header(data, _header_start(data), len(data), block_issues, "headers")
+    fields, body = split_header(data, _header_start(data), len(data), issues=block_issues, where="headers")
     block_issues = bounded(block_issues)
     walk = _Walk(data, ctx)
     walk.run(fields, body)
     fallback = None
     if any(not f.value.isascii() for f in fields):
-        fallback = hdr.raw_8bit_fallback(fields, *walk.hint)
+        fallback = hdr.raw_8bit_fallback(fields, body_label=walk.hint[0], body=walk.hint[1])
     headers: list[Header] = []
     issues: list[MessageIssue] = []
     values: dict[str, Any] = {}  # subject (str), addresses (tuples), date (datetime | None)
@@ -105,7 +105,7 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
         while block is not None and block.offset < f.offset:
             issues.append(block)
             block = next(pending, None)
-        h = hdr.decode_header(f, fallback)
+        h = hdr.decode_header(f, fallback=fallback)
         headers.append(h)
         issues.extend(h.issues)
         low = h.name.lower()
@@ -115,10 +115,10 @@ def parse(data: bytes, ctx: ReadContext, fmt: str = "rfc822") -> Message:
             values[low] = h.value
         elif low in _ADDRESS_FIELDS:
             found: list[MessageIssue] = []
-            values[low] = parse_addresses(f.value, fallback, f"header:{h.name}", found)
+            values[low] = parse_addresses(f.value, fallback=fallback, where=f"header:{h.name}", issues=found)
             issues.extend(bounded(found))
         elif low == "date":
-            values[low] = parse_date(f.value, f"header:{h.name}", issues)
+            values[low] = parse_date(f.value, where=f"header:{h.name}", issues=issues)
     if block is not None:
         issues.append(block)
         issues.extend(pending)
@@ -171,7 +171,7 @@ class _Walk:
                 continue
             if fields_ is None:
                 found: list[MessageIssue] = []
-                fields_, body = split_header(data, start, end, found, f"part:{path}/headers")
+                fields_, body = split_header(data, start, end, issues=found, where=f"part:{path}/headers")
                 self.issues.extend(bounded(found))
             leaf = path or "1"
             fallback = hdr.raw_8bit_fallback(fields_) if any(not f.value.isascii() for f in fields_) else None
@@ -179,7 +179,7 @@ class _Walk:
             params: dict[str, str] = {}
             media = default
             if ct is not None:
-                main, params = hdr.parameters(ct.value, f"part:{leaf}", self.issues, fallback)
+                main, params = hdr.parameters(ct.value, f"part:{leaf}", issues=self.issues, fallback=fallback)
                 main = main.strip().strip('"').lower()
                 if _MEDIA_TYPE.fullmatch(main):
                     media = main
@@ -244,7 +244,7 @@ class _Walk:
         disposition = None
         dparams: dict[str, str] = {}
         if cd is not None:
-            main, dparams = hdr.parameters(cd.value, where, part_issues, fallback)
+            main, dparams = hdr.parameters(cd.value, where, issues=part_issues, fallback=fallback)
             disposition = main.strip().strip('"').strip().lower() or None
         filename = dparams.get("filename") or params.get("name")
         cid_field = find(fields, _CONTENT_ID)
@@ -254,7 +254,7 @@ class _Walk:
         cte_field = find(fields, _CONTENT_TRANSFER_ENCODING)
         cte = hdr.token(cte_field.value) if cte_field is not None else ""
         found: list[TextIssue] = BoundedIssues()
-        data, trailer, uu_name = decode_transfer(self.data, cte, found, body, end)
+        data, trailer, uu_name = decode_transfer(self.data, cte, issues=found, start=body, end=end)
         part_issues.extend(MessageIssue.placed(where, found))
         found = BoundedIssues()
         if filename is None and uu_name:
@@ -265,26 +265,26 @@ class _Walk:
         later: list[MessageIssue] = []
         uu: list[tuple[int, int, str, bytes]] = []
         if media in _MESSAGE_TYPES:
-            nested = self.ctx.nested(data, "rfc822", where, part_issues)
+            nested = self.ctx.nested(data, "rfc822", where, issues=part_issues)
         elif media in _FIELD_BLOCKS:  # RFC 3464 fields; RFC 6533 global reports are UTF-8
             text, cs, source = decode_body(data, "text/plain", params.get("charset") or (
-                "utf-8" if media.startswith("message/global-") else None), found)
+                "utf-8" if media.startswith("message/global-") else None), issues=found)
             charset = cs.name
         elif media.startswith("text/") and not (disposition == "attachment" and low_name.endswith(".msg")):
             uu = uu_blocks(data) if media == "text/plain" and b"\nbegin " in b"\n" + data else []
             text, cs, source = decode_body(_without(data, uu) if uu else data, media, params.get("charset"),
-                                           found)
+                                           issues=found)
             charset = cs.name
             if uu:  # M14: offsets back into the body as it was, the blocks reported
                 found = _shifted(found, uu)
                 part_issues.extend(MessageIssue(MessageIssueKind.AMBIGUOUS_UUENCODED_FILE, where, a, b - a)
                                    for a, b, _, _ in uu)
             if trailer:  # M13: the text after base64 data, in its own right (UTF-8 or windows-1252)
-                text += decode_body(trailer, "text/plain", None, [])[0]
+                text += decode_body(trailer, "text/plain", None, issues=[])[0]
         elif media in _TNEF_TYPES or low_name == "winmail.dat":
-            nested = self.ctx.nested(data, "tnef", where, part_issues)
+            nested = self.ctx.nested(data, "tnef", where, issues=part_issues)
         elif (media in _MSG_TYPES or low_name.endswith(".msg")) and data.startswith(OLE_SIGNATURE):
-            nested = self.ctx.nested(data, "msg", where, part_issues)
+            nested = self.ctx.nested(data, "msg", where, issues=part_issues)
         part_issues.extend(MessageIssue.placed(where, found))
         if nested is not None:
             if nested.error is not None and nested.format in ("tnef", "msg"):

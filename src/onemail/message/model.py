@@ -73,9 +73,10 @@ class MessageIssue:
     count: int = 1
 
     @classmethod
-    def at(cls, where: str, issue: TextIssue | RtfDefect, shift: int = 0) -> MessageIssue:
-        """Wrap a ``TextIssue`` or ``RtfDefect`` found in ``where`` (``shift`` added)."""
-        return cls(issue.kind, where, issue.offset + shift, issue.length)
+    def at(cls, where: str, issue: TextIssue | RtfDefect, *, offset: int = 0) -> MessageIssue:
+        """Wrap a ``TextIssue`` or ``RtfDefect`` found in ``where`` (``offset`` added to its
+        offset)."""
+        return cls(issue.kind, where, issue.offset + offset, issue.length)
 
     @classmethod
     def placed(cls, where: str, issues: Iterable[TextIssue | RtfDefect]) -> list[MessageIssue]:
@@ -104,7 +105,7 @@ the parameters or addresses of one field), then one ``TooManyIssues`` says how m
 were (:class:`~onemail.text.issues.BoundedIssues` for decoded text, :func:`bounded` for the rest)."""
 
 
-def bounded(issues: list[MessageIssue], limit: int = MAX_ISSUES) -> list[MessageIssue]:
+def bounded(issues: list[MessageIssue], *, limit: int = MAX_ISSUES) -> list[MessageIssue]:
     """Keep the first ``limit`` of ``issues`` and replace the rest by one ``TooManyIssues`` at the
     place of the first one left out, spanning them (smallest offset to largest end), its
     ``count`` the number left out. ``issues`` itself is returned when it is short enough."""
@@ -218,7 +219,7 @@ class MapiProperty:
         property or an id :mod:`onemail.message.mapi_names` does not list."""
         from .mapi_names import property_name
 
-        return property_name(self.tag, self.type)
+        return property_name(self.tag, ptype=self.type)
 
 
 @dataclass(frozen=True, slots=True)

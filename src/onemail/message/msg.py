@@ -275,7 +275,7 @@ class _Reader:
             abag = self.bag(astorage, 8)
             nested = None
             if _EMBEDDED in self.children.get(astorage, []) and (*astorage, _EMBEDDED) in self.children:
-                inner = ctx.enter(self._where(astorage, _EMBEDDED), self.issues)
+                inner = ctx.enter(self._where(astorage, _EMBEDDED), issues=self.issues)
                 if inner is not None:
                     nested = self.message((*astorage, _EMBEDDED), top=False, ctx=inner)
             attachments.append((abag, nested))

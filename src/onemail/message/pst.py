@@ -89,7 +89,7 @@ def _pypff() -> Any:
     return pypff
 
 
-def walk_pst(data: bytes | mmap.mmap, place: Any, ctx: ReadContext, read: bool) -> Iterator[Found | Skipped]:
+def walk_pst(data: bytes | mmap.mmap, place: Any, ctx: ReadContext, *, read: bool) -> Iterator[Found | Skipped]:
     """Yield the messages and skipped items of one PST/OST file's bytes (module docstring).
 
     :param data: the whole file (``bytes`` or a read-only ``mmap``).
@@ -245,7 +245,7 @@ def _embedded(att: Any, ctx: ReadContext, where: str, issues: list[MessageIssue]
     of its property context (a heap-on-node, MS-PST 2.3.1-2.3.3), which :func:`heap_properties`
     reads; values kept in sub-nodes (recipient and attachment tables, large bodies) are out of
     its reach and left out of the nested message."""
-    inner = ctx.enter(where, issues)
+    inner = ctx.enter(where, issues=issues)
     if inner is None:
         return None
     try:

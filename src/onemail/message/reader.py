@@ -129,7 +129,7 @@ def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
         if fmt in ("rfc822", "mbox"):
             from .mime import parse
 
-            return parse(data, ctx, fmt)
+            return parse(data, ctx, fmt=fmt)
     except RecursionError:
         return Message(fmt or "unknown", error="message nested too deeply")
     except Exception as exc:  # noqa: BLE001 - a reader bug must not stop a scan: report it

@@ -62,7 +62,7 @@ _RTF_TYPES = frozenset({"text/rtf", "application/rtf", "text/richtext+rtf"})
 _MIME_TYPES = mimetypes.MimeTypes()  # the standard library's table only: the same on every system
 
 
-def record_id(source: Source, part: str | None = None) -> str:
+def record_id(source: Source, *, part: str | None = None) -> str:
     """Return the record id of the message at ``source`` (module docstring).
 
     :param source: where the top-level message was found.
@@ -107,7 +107,7 @@ def build_records(message: Message, source: Source, *, saved_paths: bool = False
     stack: list[tuple[Message, str | None, str | None]] = [(message, None, None)]
     while stack:  # depth first, without recursion (nesting is bounded by MAX_DEPTH anyway)
         msg, part, parent = stack.pop()
-        rid = record_id(source, part)
+        rid = record_id(source, part=part)
         record, nested = _record(msg, src, rid, part, parent, saved_paths, source)
         out.append(record)
         stack.extend(reversed(nested))
@@ -183,7 +183,7 @@ def _record(msg: Message, src: dict[str, Any], rid: str, part: str | None, paren
         place = p.path if part is None else f"{part}>{p.path}"
         child = None
         if p.message is not None:
-            child = record_id(source, place)
+            child = record_id(source, part=place)
             nested.append((p.message, place, rid))
             nested_places.append(f"part:{p.path}>")
         own_bytes = bool(p.data) or p.message is None

@@ -73,7 +73,7 @@ class Source:
     def where(self) -> str:
         """A human name of the place (:func:`place_name`), ``#n`` (from 1) added for a message
         of an mbox or a PST folder; not escaped (escape it before printing on a terminal)."""
-        out = place_name(self.path, self.member, self.archive, self.folder)
+        out = place_name(self.path, member=self.member, archive=self.archive, folder=self.folder)
         return out + f" #{self.index + 1}" if self.container in ("mbox", "pst") else out
 
     def to_json(self) -> dict[str, object]:
@@ -103,7 +103,7 @@ def name_key(name: str) -> tuple[Any, ...]:
     return (tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name)
 
 
-def place_name(path: str, member: str | None = None, archive: str | None = None,
+def place_name(path: str, *, member: str | None = None, archive: str | None = None,
                folder: str | None = None) -> str:
     """A human name of a place: ``path``, then ``/member`` inside a folder, or ``/archive!member``
     inside a zip (``path!member`` when ``path`` is the zip), then ``:folder`` (a PST or
@@ -162,7 +162,7 @@ class Skipped:
     def where(self) -> str:
         """A human name of the place (:func:`place_name`; not escaped:
         escape it before printing on a terminal)."""
-        return place_name(self.path, self.member, self.archive, self.folder)
+        return place_name(self.path, member=self.member, archive=self.archive, folder=self.folder)
 
     def to_json(self) -> dict[str, object]:
         """Return ``{"path", "reason", "detail"}`` and the other fields that are set."""

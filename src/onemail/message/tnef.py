@@ -260,9 +260,9 @@ def _prop_list(value: bytes, pos: int, bag: mapi.PropertyBag) -> int:
                 values.append(mapi.fixed_value(base, value[pos:pos + size]))
                 pos += _pad4(size)
         if multi:
-            bag.put(tag, ptype, tuple(values), name)
+            bag.put(tag, ptype, tuple(values), name=name)
         elif values:
             v = values[0]
             bag.put(tag, mapi.PT_BINARY if base == mapi.PT_OBJECT and not isinstance(v, mapi.Embedded) else ptype,
-                    v, name)
+                    v, name=name)
     return pos

@@ -60,7 +60,8 @@ class Decoded(NamedTuple):
     name: str | None = None
 
 
-def decode_transfer(body: bytes, cte: str, issues: list[TextIssue], start: int = 0, end: int | None = None) -> Decoded:
+def decode_transfer(body: bytes, cte: str, *, issues: list[TextIssue], start: int = 0,
+                    end: int | None = None) -> Decoded:
     """Remove the Content-Transfer-Encoding ``cte`` (lower case) from ``body[start:end]``.
 
     :param body: the bytes holding the encoded body (the whole message: the body is read in
