@@ -141,9 +141,9 @@ def charset_streaming(data: bytes) -> None:
     got: list = []
     pieces, last = [], 0
     for c in [*cuts, len(raw)]:
-        pieces.append(dec.decode(raw[last:c], False, issues=got))
+        pieces.append(dec.decode(raw[last:c], issues=got))
         last = c
-    pieces.append(dec.decode(b"", True, issues=got))
+    pieces.append(dec.decode(b"", final=True, issues=got))
     assert "".join(pieces) == text, (cs, cuts)
     assert [(i.kind, i.offset + 2, i.length) for i in got] == [(i.kind, i.offset, i.length) for i in issues]
     assert raw.decode(f"onemail-{cs.key}", "replace") == text

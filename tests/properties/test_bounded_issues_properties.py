@@ -58,9 +58,9 @@ def test_streaming_into_bounded_issues_equals_feeding_the_plain_issues(cs, data,
         dec = cs.new_decoder()
         last, out = 0, []
         for cut in [*cuts, len(raw)]:
-            out.append(dec.decode(raw[last:cut], False, issues=issues))
+            out.append(dec.decode(raw[last:cut], issues=issues))
             last = cut
-        out.append(dec.decode(b"", True, issues=issues))
+        out.append(dec.decode(b"", final=True, issues=issues))
         texts.append("".join(out))
     assert texts[0] == texts[1]
     want = _fed(plain, limit)

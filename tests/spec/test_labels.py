@@ -123,7 +123,7 @@ def test_wrong_types_raise():
     with pytest.raises(TypeError, match="issues"):
         for_label("windows-1252").encode("\u2713", ())
     with pytest.raises(TypeError, match="issues"):
-        for_label("utf-8").new_decoder().decode(b"\xff", True, issues=())
+        for_label("utf-8").new_decoder().decode(b"\xff", final=True, issues=())
 
 
 # Labels met in real mail that the WHATWG table lacks (issue 13): label -> (key, name).

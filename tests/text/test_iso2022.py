@@ -200,7 +200,7 @@ def _streamed(label: str, data: bytes):
     for k in range(len(data) + 1):
         d = for_label(label).new_decoder()
         issues: list[TextIssue] = []
-        text = d.decode(data[:k], False, issues=issues) + d.decode(data[k:], True, issues=issues)
+        text = d.decode(data[:k], issues=issues) + d.decode(data[k:], final=True, issues=issues)
         assert (text, [(i.kind, i.offset, i.length) for i in issues]) == one, k
     return one
 

@@ -212,7 +212,7 @@ class IncrementalDecoder:
         self._state = None
         self.position = 0
 
-    def decode(self, data: BytesLike, final: bool = False, *, issues: list[TextIssue] | None = None) -> str:
+    def decode(self, data: BytesLike, *, final: bool = False, issues: list[TextIssue] | None = None) -> str:
         """Decode the next chunk; bytes of an unfinished sequence are held for the next call.
 
         :param data: the next bytes of the stream.

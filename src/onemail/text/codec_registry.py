@@ -200,9 +200,9 @@ class _Locator:
         dec = self.dec
         assert dec is not None  # _restart made it
         if at > self.fed:
-            self.chars += len(dec.decode(self.data[self.fed:at], False))
+            self.chars += len(dec.decode(self.data[self.fed:at]))
             self.fed = at
-        tail = self._decoder(dec.getstate(), dec.position).decode(b"", True) if dec.getstate()[0] else ""
+        tail = self._decoder(dec.getstate(), dec.position).decode(b"", final=True) if dec.getstate()[0] else ""
         return self.chars + len(tail)
 
 
@@ -242,7 +242,7 @@ def _make_info(target: Charset | Literal["imap"]) -> codecs.CodecInfo:
             pending, state = dec.getstate()
             chunk = data[at:at + _CHUNK]
             issues = []
-            text = dec.decode(chunk, at + _CHUNK >= len(data), issues=issues)
+            text = dec.decode(chunk, final=at + _CHUNK >= len(data), issues=issues)
             out.append(_apply_handler(name, data, text, issues, errors,
                                       locate=_Locator(cs, pending + chunk, state, start)))
         return "".join(out), len(data)
@@ -264,7 +264,7 @@ def _make_info(target: Charset | Literal["imap"]) -> codecs.CodecInfo:
             issues: list[TextIssue] = []
             start = self._dec.position
             pending, state = self._dec.getstate()
-            text = self._dec.decode(data, final, issues=issues)
+            text = self._dec.decode(data, final=final, issues=issues)
             buf = pending + bytes(data)
             return _apply_handler(name, buf, text, issues, self.errors, start,
                                   locate=_Locator(cs, buf, state, start))
