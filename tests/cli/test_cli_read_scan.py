@@ -243,9 +243,9 @@ def test_header_values_and_file_names_cannot_forge_read_lines(tmp_path, capsys):
     assert "filename='evil\\nformat: forged\\x1b[1A.bin'  12 bytes]\n" in out
     assert "\nformat: forged" not in out
     assert "binary" not in out  # the octet-stream part is never printed
-    # a pipe (capsys) gets body text exact; on a terminal it is escaped (_safe.for_stream)
-    assert "line 1\n\x1b]8;;http://x\x07link\n" in out
-    _no_raw_controls(out.replace("\x1b]8;;http://x\x07link", ""))
+    # body text is escaped on a pipe (capsys) too: read's human form is a view, not data
+    assert "line 1\n\\x1b]8;;http://x\\x07link\n" in out
+    _no_raw_controls(out)
 
 
 def test_long_parts_are_cut_with_a_note(tmp_path, capsys):
@@ -261,9 +261,10 @@ def test_long_parts_are_cut_with_a_note(tmp_path, capsys):
     assert "line 00999" in capsys.readouterr().out
 
 
-def test_body_text_is_escaped_on_a_terminal(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("tty", [True, False])
+def test_body_text_is_escaped_on_a_terminal_and_a_pipe(tmp_path, capsys, monkeypatch, tty):
     (tmp_path / "m.eml").write_bytes(b"Subject: t\r\n\r\nline 1\r\n\x1b]52;c;SGk=\x07line 2\rover\r\n")
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: tty)
     assert main(["read", str(tmp_path / "m.eml")]) == 0
     out = capsys.readouterr().out
     assert "\nline 1\n\\x1b]52;c;SGk=\\x07line 2\\rover\n" in out

@@ -347,6 +347,12 @@ def test_truncated_compressed_file_keeps_what_was_read_and_reports(tmp_path, kin
     assert isinstance(items[-1], Skipped)
     assert (items[-1].reason, items[-1].detail) == ("damaged", f"{kind} stream truncated")
     assert all(isinstance(i, Found) for i in items[:-1]) and items[:-1]
+    # only the last message read reaches the cut, and says so (offset into its bytes, length 0)
+    cut = [i for i in items[:-1] if any(x.kind.value == "TruncatedContainer" for x in i.message.issues)]
+    assert cut == [items[-2]]
+    last = items[-2]
+    assert [(x.where, x.offset, x.length) for x in last.message.issues
+            if x.kind.value == "TruncatedContainer"] == [("container", items[-1].offset - (last.source.offset or 0), 0)]
 
 
 def test_decompression_bomb_is_bounded(tmp_path, monkeypatch):
@@ -363,6 +369,9 @@ def test_decompression_bomb_is_bounded(tmp_path, monkeypatch):
     assert items[1].reason == "limit" and items[1].offset == limit
     assert items[1].detail.startswith(f"decompressed output over {limit} bytes")
     assert items[0].source.offset + items[0].source.length <= limit
+    # the message that met the limit says so in its own issues (a record alone shows it)
+    assert [(x.kind.value, x.where, x.offset, x.length) for x in items[0].message.issues][-1:] == [
+        ("TruncatedContainer", "container", limit - (items[0].source.offset or 0), 0)]
 
 
 # -- zip ------------------------------------------------------------------------------------

@@ -83,7 +83,10 @@ def test_an_accumulator_gets_the_input_in_chunks(label, monkeypatch):
         return real(self, data, issues, offset, final, state)
 
     monkeypatch.setattr(type(codec), "decode_chunk", spy)
-    data = b"\x81\x20\xff~{+A" * 20_000  # damage in every family, 140,000 bytes
+    # damage in every family, 140,000 bytes; more error records than the CJK families keep in
+    # one piece (they try one piece first: runs of lone error bytes are one record each)
+    data = b"\x81\x20\xff~{+A" * 20_000 if label in ("iso-2022-jp", "iso-2022-kr", "hz-gb-2312", "utf-7") \
+        else b"\x81\x20" * 70_000
     plain: list[TextIssue] = []
     text = cs.decode(data, plain)  # a plain list: one piece (whatever the family does inside)
     seen.clear()
@@ -93,3 +96,22 @@ def test_an_accumulator_gets_the_input_in_chunks(label, monkeypatch):
     expected = BoundedIssues()
     expected.extend(plain)
     assert list(got) == list(expected) and got.dropped == expected.dropped
+
+
+@pytest.mark.parametrize("label", ["shift_jis", "gb18030", "big5", "euc-jp", "euc-kr"])
+def test_cjk_runs_of_lone_error_bytes_decode_in_one_piece(label, monkeypatch):
+    """0xFF is a lone error byte in every CJK family: 200,000 of them are one record, so the
+    input is decoded in one piece (its text is not joined from chunks)."""
+    cs = for_label(label)
+    calls: list[int] = []
+    real = type(cs._codec).decode_chunk
+
+    def spy(self, data, issues, offset, final, state):
+        calls.append(len(data))
+        return real(self, data, issues, offset, final, state)
+
+    monkeypatch.setattr(type(cs._codec), "decode_chunk", spy)
+    got = BoundedIssues()
+    assert cs.decode(b"a" + b"\xff" * 200_000, got) == "a" + FFFD * 200_000
+    assert calls == [] and [(i.kind, i.offset, i.length) for i in got] == [(cs._codec.invalid_kind, 1, 200_000)]
+

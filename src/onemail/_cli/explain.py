@@ -182,6 +182,12 @@ MEANINGS: dict[str, str] = {
     "InvalidUuencode": "A uuencoded line that does not decode; decoded as far as it goes.",
     # onemail.message.MessageIssueKind: limits.
     "HeaderTooLong": "A header value longer than 1 MiB; the rest was cut off.",
+    "TruncatedContainer": "The message is the last one read from a compressed file (.gz, "
+                          ".bz2, .xz) whose decompression stopped early: the stream is "
+                          "damaged or truncated, or its output met the decompression limit "
+                          "(containers.MAX_RATIO). The message's bytes end at the issue's "
+                          "offset; what followed is lost. The walk also reports the file as "
+                          "skipped with its reason.",
     "TooManyParts": "More than 10 000 parts in one message: the rest of the message was kept as "
                     "one opaque part, unparsed.",
     "MessageNestingLimitExceeded": "MIME levels or nested messages (message/rfc822, TNEF, an "

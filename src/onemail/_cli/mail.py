@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ._safe import escape_for_terminal, for_stream
+from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
     from ..message.containers import FileTask, Found, Skipped
@@ -259,7 +259,9 @@ def _print_message(msg: Message, indent: str, *, full: bool = False) -> None:
 
 def _part_text(p: Part, full: bool) -> str:
     """A text part as printed: plain RTF to its first lines, long text cut with a note,
-    escaped on a terminal (line ends kept)."""
+    escaped (line ends and tabs kept) wherever it goes: ``read`` prints a human view, like the
+    headers beside it, and a pipe into ``less -R`` or a log read later with ``cat`` is a terminal
+    too (exact text: ``--json`` or ``onemail export``)."""
     text = (p.text or "").replace("\r\n", "\n")
     note = ""
     if p.is_rtf:  # plain RTF: the first lines only (all of it with --json)
@@ -271,7 +273,7 @@ def _part_text(p: Part, full: bool) -> str:
         cut = text.rfind("\n", 0, TEXT_CHARS) + 1 or TEXT_CHARS
         note = f"... ({len(text) - cut} more characters; --full or --json for all)\n"
         text = text[:cut]
-    text = for_stream(text, sys.stdout)
+    text = escape_for_terminal(text, keep_lines=True)
     if not text.endswith("\n"):
         text += "\n"
     return text + note

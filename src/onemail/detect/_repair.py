@@ -922,6 +922,17 @@ def _segment_fix(m: re.Match, page: str) -> str | None:
     return _decode(b"\xa0".join(parts), "utf-8")
 
 
+def _all_in_runs(text: str, page: str) -> bool:
+    """True when every non-ASCII character of ``text`` is in a run of ``page`` that reads as
+    UTF-8 (:func:`_segment_fix`): stops at the first one outside."""
+    prev = 0
+    for m in _runs(text, page):
+        if not text[prev:m.start()].isascii() or _segment_fix(m, page) is None:
+            return False
+        prev = m.end()
+    return text[prev:].isascii()
+
+
 def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
     """Decode as UTF-8 each run that ``page`` made of a valid UTF-8 sequence (D13).
 
@@ -934,6 +945,8 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
     """
     if _run_hint(page).search(text) is None:
         return None  # no run (each starts with a hint): nothing changes
+    if complete and not _all_in_runs(text, page):
+        return None  # (told before any text is built: most texts have a character outside)
     changed = 0
     strong = 0
     covered = 0

@@ -625,13 +625,35 @@ def _compressed(data: bytes | mmap.mmap, kind: str, place: _Place, ctx: ReadCont
     with contextlib.ExitStack() as stack:
         stack.callback(sink.close)
         problem = _decompress(data, kind, sink, _limit(len(data)))
-        if sink.size:
+        if sink.size and problem is None:
             yield from _data(sink.view(stack), inner, ctx, read)
+        elif sink.size:  # the last message ends where the output stopped: it says so
+            last: Item | None = None
+            for item in _data(sink.view(stack), inner, ctx, read):
+                if last is not None:
+                    yield last
+                last = item
+            if last is not None:
+                yield _cut(last, sink.size)
         elif problem is None:
             yield inner.skipped("empty", f"an empty {kind} stream")
     if problem is not None:
         reason, detail, offset = problem
         yield inner.skipped(reason, detail, offset)
+
+
+def _cut(item: Item, end: int) -> Item:
+    """``item`` with a ``TruncatedContainer`` issue on its message when it is a message that
+    reaches ``end``, the byte where decompressed output stopped (the issue's offset: into the
+    message's bytes, length 0)."""
+    if not isinstance(item, Found) or item.message is None:
+        return item
+    from .issues import MessageIssueKind
+    from .model import MessageIssue
+
+    at = max(0, end - (item.source.offset or 0))
+    issue = MessageIssue(MessageIssueKind.TRUNCATED_CONTAINER, "container", at, 0)
+    return replace(item, message=replace(item.message, issues=(*item.message.issues, issue)))
 
 
 # ---------------------------------------------------------------------------------------------

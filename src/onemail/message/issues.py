@@ -76,6 +76,7 @@ class MessageIssueKind(enum.Enum):
     HEADER_TOO_LONG = "HeaderTooLong"
     MESSAGE_NESTING_LIMIT_EXCEEDED = "MessageNestingLimitExceeded"  # M7: MIME levels, nested messages
     TOO_MANY_PARTS = "TooManyParts"  # M15: parts past MAX_PARTS are one opaque leaf
+    TRUNCATED_CONTAINER = "TruncatedContainer"  # the compressed stream holding it was cut
 
     @property
     def is_ambiguous(self) -> bool:

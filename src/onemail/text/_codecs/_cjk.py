@@ -121,11 +121,11 @@ import codecs
 import functools
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..issues import IssueKind, TextIssue
-from . import Codec, ErrorRecord, State, decode_bounded, report
+from . import BOUNDED_CHUNK, Codec, ErrorRecord, State, decode_in_chunks, report
 
 __all__ = ["CjkCodec"]
 
@@ -639,9 +639,14 @@ class CjkCodec(Codec):
         text, suspect = self._strict(data)
         if text is not None:
             return text
-        text = decode_bounded(self, data, issues, offset)  # an accumulator: in chunks
-        if text is not None:
-            return text
+        if issues is not None and type(issues) is not list and len(data) > BOUNDED_CHUNK:
+            # An accumulator (issue 16): in one piece while the error records stay few (runs of
+            # lone error bytes are one record each; joining chunks would hold the text twice),
+            # else again in chunks, so that the records of one chunk exist at a time.
+            try:
+                return self._slow(data, issues, offset, True, suspect, cap=_RECORD_CAP)[0]
+            except _TooManyRecords:
+                return decode_in_chunks(self, data, issues, offset)
         return self._slow(data, issues, offset, True, suspect)[0]
 
     def decode_chunk(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
@@ -670,13 +675,17 @@ class CjkCodec(Codec):
         return slow_text, consumed, None
 
     def _slow(self, data: bytes, issues: list[TextIssue] | None, offset: int, final: bool,
-              suspect: str | None = None) -> tuple[str, int]:
+              suspect: str | None = None, cap: int | None = None) -> tuple[str, int]:
         """Decode damaged or suspect input (module docstring, steps 4 and 5).
 
         :param suspect: the last stage's strict C text when it decoded without error (then it is
             what the handler pass would give, and that pass is skipped).
+        :param cap: at most this many error records are kept before :class:`_TooManyRecords` is
+            raised (nothing is reported to ``issues`` before it).
         """
-        errs: list[ErrorRecord] | None = [] if issues is not None else None
+        errs: list[ErrorRecord] | None = None
+        if issues is not None:
+            errs = [] if cap is None else _CappedRecords(cap)
         n = len(data)
         pending: int | None
         if suspect is None:
@@ -718,7 +727,8 @@ class CjkCodec(Codec):
 
         Errors are appended to ``errs`` with ``base`` added to their offsets.
         """
-        mine: list[ErrorRecord] | None = errs if base == 0 or errs is None else []
+        mine: list[ErrorRecord] | None = errs if base == 0 or errs is None else (
+            _CappedRecords(errs.cap) if isinstance(errs, _CappedRecords) else [])
         job: list[Any] = [self._ref, final, mine, None, self._lone]
         saved = getattr(_local, "job", None)
         _local.job = job
@@ -791,6 +801,35 @@ class CjkCodec(Codec):
                     issues.append(TextIssue(IssueKind.UNENCODABLE, i, 1))
             out.append(s)
         return "".join(out).encode("latin-1")
+
+
+#: Error records a one-piece decode for an accumulator may hold before it starts again in chunks
+#: (about 1 MB of records; a run of lone error bytes is one).
+_RECORD_CAP = 8192
+
+
+class _TooManyRecords(Exception):
+    """More error records than a :class:`_CappedRecords` keeps."""
+
+
+class _CappedRecords(list[ErrorRecord]):
+    """Error records, at most ``cap`` of them: one more raises :class:`_TooManyRecords` (from
+    inside the C decoder's error handler too, which ends that decode call)."""
+
+    __slots__ = ("cap",)
+
+    def __init__(self, cap: int) -> None:
+        super().__init__()
+        self.cap = cap
+
+    def append(self, record: ErrorRecord) -> None:
+        if len(self) >= self.cap:
+            raise _TooManyRecords
+        list.append(self, record)
+
+    def extend(self, records: Iterable[ErrorRecord]) -> None:
+        for record in records:
+            self.append(record)
 
 
 def _encode_handler(exc: UnicodeError) -> tuple[bytes, int]:
