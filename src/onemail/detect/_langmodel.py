@@ -132,8 +132,10 @@ import struct
 import threading
 import unicodedata
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
 from operator import add, call, itemgetter, mul, sub
+from typing import Any, Literal, cast
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "page_log_likelihood", "good_share", "char_weights"]
 
@@ -172,7 +174,26 @@ MIX_NATS = 6.0
 SHARE_MIN = 0.005
 SHARE_MAX = 0.995
 
-_model = None
+#: A language of a page: (language, log p per byte (256), log share, log(1 - share), negative
+#: entropy, log P(page | language)).
+_Model = tuple[str, list[float], float, float, float, float]
+#: A page: (its languages, 0/1 per byte for a common letter, non-Latin letter bytes, per-byte
+#: upper bounds, lower-case bytes, upper-case bytes).
+_Page = tuple[list[_Model], bytes, bytes, list[float], bytes, bytes]
+#: What :func:`_build` makes: the pages, the character weights, per language (log share,
+#: log(1 - share)).
+_ModelTables = tuple[dict[str, _Page], dict[str, int], dict[str, tuple[float, float]]]
+#: The contexts of :func:`high_byte_counts`: seven byte strings of :func:`_context`, the window,
+#: the ASCII letters on lines that hold a high byte.
+Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int]
+#: An evaluated page: (log-likelihood, -order, label, fit, language index, MIX_NATS cost).
+_Row = tuple[float, int, str, float, int, float]
+#: Per page for the bound loop (:func:`_page_rows`).
+_PageRow = tuple[int, str, bool, list[float], bytes, bytes, bytes, tuple[str, ...]]
+#: Picks the items of the bytes present from a per-byte column.
+_Pick = Callable[[list[int]], Iterable[int]]
+
+_model: _ModelTables | None = None
 
 
 _LATIN1 = "".join(map(chr, range(256)))
@@ -191,16 +212,16 @@ def table(label: str) -> str:
     return t
 
 
-def _build():
+def _build() -> _ModelTables:
     from ._tables.language import COMMON_LETTERS, LANGUAGES
 
     common = COMMON_LETTERS
 
-    langs = {}
-    shares = {}
-    folded_langs = {}
-    uppers = {}
-    for lang, (share, chars, freqs) in LANGUAGES.items():
+    langs: dict[str, dict[str, int]] = {}
+    shares: dict[str, float] = {}
+    folded_langs: dict[str, dict[str, int]] = {}
+    uppers: dict[str, float] = {}
+    for lang, (per_mille, chars, freqs) in LANGUAGES.items():
         if chars:
             langs[lang] = dict(zip(chars, freqs, strict=True))
             folded: dict[str, int] = {}
@@ -208,16 +229,16 @@ def _build():
                 f = ch.lower() if len(ch.lower()) == 1 else ch
                 folded[f] = folded.get(f, 0) + n
             folded_langs[lang] = folded
-            letters = [(ch, n) for ch, n in langs[lang].items() if ch.isalpha()]
-            upper = sum(n for ch, n in letters if ch.isupper())
-            uppers[lang] = min(0.5, max(UPPER_MIN, upper / max(1, sum(n for _, n in letters))))
-            shares[lang] = min(SHARE_MAX, max(SHARE_MIN, share / 1000))
+            alpha = [(ch, n) for ch, n in langs[lang].items() if ch.isalpha()]
+            upper_n = sum(n for ch, n in alpha if ch.isupper())
+            uppers[lang] = min(0.5, max(UPPER_MIN, upper_n / max(1, sum(n for _, n in alpha))))
+            shares[lang] = min(SHARE_MAX, max(SHARE_MIN, per_mille / 1000))
     from ._tables.language import PAGE_LANGUAGES
 
     # the pages each language is written in (D33): weight per page, and its highest
     listed: dict[str, int] = {}  # language -> weight of its own page
-    for files in PAGE_LANGUAGES.values():
-        for lang, n in files.items():
+    for written in PAGE_LANGUAGES.values():
+        for lang, n in written.items():
             listed[lang] = max(listed.get(lang, 0), n)
     # Back-off distribution: the letters of every language some page writes, together (folded),
     # so that a letter the source text of one language happens to lack is not unseen. Signs are
@@ -229,16 +250,17 @@ def _build():
             for ch, n in folded.items():
                 if ch.isalpha():
                     pooled[ch] = pooled.get(ch, 0) + n / len(listed)
-    pages = {}
+    pages: dict[str, _Page] = {}
     for label in SINGLE_BYTE:
         t = table(label)
         high = set(t[128:])
-        models = []
+        models: list[_Model] = []
         good = bytearray(256)
         for lang, freq in langs.items():
             files = PAGE_LANGUAGES.get(label, {}).get(lang, 0)
             if lang not in listed:
                 continue  # written in no single-byte page (Kazakh): a UTF-8 language only
+            offset: float
             if not files:
                 offset = -UNLISTED_NATS
             else:  # log P(page | language), relative to the language's most used page
@@ -256,12 +278,12 @@ def _build():
                     log_p[b] = math.log(UNDEFINED)
                     continue
                 low = ch.lower() if len(ch.lower()) == 1 else ch
-                n = (1 - BACKOFF) * folded.get(low, 0) + BACKOFF * pooled.get(low, 0)
+                mass = (1 - BACKOFF) * folded.get(low, 0) + BACKOFF * pooled.get(low, 0)
                 if ch != low:
-                    n *= upper
+                    mass *= upper
                 elif ch.isalpha() and ch.upper() != ch:
-                    n *= 1 - upper
-                log_p[b] = math.log(max(n / 100000, SYMBOL_FLOOR if ch in TEXT_SYMBOLS else FLOOR))
+                    mass *= 1 - upper
+                log_p[b] = math.log(max(mass / 100000, SYMBOL_FLOOR if ch in TEXT_SYMBOLS else FLOOR))
                 if folded.get(low, 0) >= GOOD and (low in common[lang] or not low.isalpha()):
                     good[b] = 1
             share = shares[lang]
@@ -272,9 +294,9 @@ def _build():
         nonlatin = bytes(b for b in range(256) if ord(t[b]) >= 0x370 and t[b] != "\ufffe"
                          and (t[b].isalpha() or unicodedata.category(t[b])[0] == "M"))
         lower = bytes(b for b in range(128, 256) if t[b].islower())
-        upper = bytes(b for b in range(128, 256) if t[b].isupper())
+        upper_bytes = bytes(b for b in range(128, 256) if t[b].isupper())
         ub = [max((m[1][b] for m in models), default=math.log(FLOOR)) for b in range(256)]
-        pages[label] = (models, bytes(good), nonlatin, ub, lower, upper)
+        pages[label] = (models, bytes(good), nonlatin, ub, lower, upper_bytes)
     weights: dict[str, int] = {}
     for lang, folded in folded_langs.items():
         for ch, n in folded.items():
@@ -288,7 +310,7 @@ def _build():
     return pages, weights, lang_share
 
 
-def _context_cost(page, context) -> float:
+def _context_cost(page: _Page, context: tuple[bytes, bytes, bytes]) -> float:
     """``MIX_NATS`` per high byte the page makes a non-Latin letter beside an ASCII letter, a
     lower-case letter before an upper-case ASCII one (``øPuedo``) or an upper-case letter
     after a lower-case ASCII one."""
@@ -336,13 +358,13 @@ def _non_latin() -> list[str]:
     return _non_latin_langs
 
 
-_rows_cache: list = []
+_rows_cache: list[_PageRow] = []
 
 
-_merge_cache: list = []
+_merge_cache: list[itemgetter[Any]] = []
 
 
-def _non_latin_merge() -> itemgetter:
+def _non_latin_merge() -> itemgetter[Any]:
     """The getter that takes, from a column of all languages followed by a second one, the
     first's items for the Latin languages and the second's for the non-Latin ones."""
     if not _merge_cache:
@@ -352,7 +374,7 @@ def _non_latin_merge() -> itemgetter:
     return _merge_cache[0]
 
 
-def _page_rows() -> list:
+def _page_rows() -> list[_PageRow]:
     """Per page, what the bound loop needs: ``(-order, label, has models, upper bounds,
     non-Latin letter bytes, lower-case bytes, upper-case bytes, languages)``; builds the packed
     tables on first use (``_rows_cache`` is filled last)."""
@@ -368,15 +390,15 @@ def _build_rows() -> None:
     pages = _get()[0]
     langs_of = _page_langs()
     interned: dict[bytes, bytes] = {}
-    rows = []
+    rows: list[_PageRow] = []
     for order, label in enumerate(SINGLE_BYTE):
         page = pages[label]
         # equal byte sets share one object, so that the bound loop counts them once
-        sets = [interned.setdefault(x, x) for x in (page[2], page[4], page[5])]
-        rows.append((-order, label, bool(page[0]), page[3], *sets, langs_of[label]))
+        nonlatin, lower, upper = (interned.setdefault(x, x) for x in (page[2], page[4], page[5]))
+        rows.append((-order, label, bool(page[0]), page[3], nonlatin, lower, upper, langs_of[label]))
     _packed_ub.extend(_pack([pages[label][3] for label in SINGLE_BYTE]))
-    for kind, index in (("adjacent", 4), ("before_upper", 5), ("after_lower", 6)):
-        _packed_mix[kind] = [sum(1 << (64 * i) for i, row in enumerate(rows) if b in row[index])
+    for kind, column in (("adjacent", 4), ("before_upper", 5), ("after_lower", 6)):
+        _packed_mix[kind] = [sum(1 << (64 * i) for i, row in enumerate(rows) if b in cast(bytes, row[column]))
                              for b in range(256)]
     # a letter right after or before a digit ("60.000Ä" for "60.000€", "Ł17" for "£17"); the
     # ordinal indicators and the micro sign do touch digits
@@ -451,7 +473,7 @@ _bound_negs: list[int] = []
 _bound_labels: list[str] = []
 _bound_sets: list[int] = []
 _floor_rows: list[int] = []
-_set_getters: list = []
+_set_getters: list[itemgetter[Any]] = []
 
 
 #: Fixed-point scale of the packed log-probabilities (see :func:`_pack`): 2**-24 nats per unit,
@@ -464,7 +486,11 @@ _packed_ub: list[int] = []
 _packed_mix: dict[str, list[int]] = {}
 _earlier: dict[str, list[tuple[str, int]]] = {}
 _differs: dict[str, dict[str, int]] = {}
-_packed_langs: dict[str, tuple] = {}
+#: Per page: packed log-probabilities of its languages, their struct format, (language index,
+#: negative entropy, log P(page | language)) each, the getter of their share terms (None: no
+#: language), the log P(page | language) column.
+_packed_langs: dict[str, tuple[list[int], str, list[tuple[int, float, float]], itemgetter[Any] | None,
+                               tuple[float, ...]]] = {}
 
 
 def _pack(columns: list[list[float]]) -> list[int]:
@@ -503,14 +529,14 @@ def _page_langs() -> dict[str, tuple[str, ...]]:
     return _langs_of
 
 
-def _get():
+def _get() -> _ModelTables:
     global _model
     if _model is None:
         _model = _build()
     return _model
 
 
-def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, tuple[bytes, ...]]:
+def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, Context]:
     """Return ``([(byte, count)], ascii letters, context)`` for ``data``.
 
     ``data`` is read in ``WINDOW_BYTES`` from ``LOCAL_ASCII_RUN`` bytes before its first high
@@ -600,7 +626,7 @@ def _end_of_high(data: bytes, n: int) -> int:
     return len(data)
 
 
-def _context(window: bytes) -> tuple[bytes, ...]:
+def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
     """Return the high bytes of ``window`` beside an ASCII letter, before an upper-case one,
     after a lower-case one, beside an ASCII digit, alone between white space, between two
     ASCII letters, and in the place of the apostrophe of ``’ll`` / ``n’t`` (in no particular
@@ -631,8 +657,10 @@ def _context(window: bytes) -> tuple[bytes, ...]:
         contraction = bytes([window[m.start() - 1] for m in _CONTRACTION_DENSE.finditer(window)])
     else:
         contraction = b"".join(_CONTRACTION.findall(window))
-    return (*((value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
-              for m in (adjacent, before_upper, after_lower, after_digit, alone, inside)), contraction)
+    beside, before, after, by_digit, lone, between = (
+        (value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
+        for m in (adjacent, before_upper, after_lower, after_digit, alone, inside))
+    return beside, before, after, by_digit, lone, between, contraction
 
 
 _HIGH_MASK = bytes(0xFF if b >= 0x80 else 0 for b in range(256))
@@ -656,7 +684,7 @@ _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
 
 
 def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
-                     adjacent: tuple[bytes, ...] | None = None) -> list[tuple[float, str, float]]:
+                     adjacent: Context | tuple[bytes, bytes, bytes] | None = None) -> list[tuple[float, str, float]]:
     """Return ``[(log-likelihood, label, fit)]`` of the two best single-byte pages, best first.
 
     A page's log-likelihood is that of its best plausible language: the high bytes' characters,
@@ -687,10 +715,10 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         are not decided by neighbours and every ASCII letter counts for non-Latin alphabets.
     """
     adj, before_upper, after_lower, after_digit, alone, inside, contraction, window = (b"",) * 8
-    line_letters = None
+    line_letters: int | None = None
     if adjacent and len(adjacent) >= 9:
         (adj, before_upper, after_lower, after_digit, alone, inside, contraction, window,
-         line_letters) = adjacent
+         line_letters) = cast(Context, adjacent)
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
     # (the order of the bytes changes no sum: the packed sums are integers)
@@ -720,7 +748,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
                           (contraction, "contraction")):
         if context:  # (one packed add per byte of the context, in C)
             mixed_total += sum(map(_packed_mix[kind].__getitem__, context))
-    mixes = _unpack(mixed_total, _UB_FMT, len(rows)) if mixed_total else (0,) * len(rows)
+    mixes: Sequence[float] = _unpack(mixed_total, _UB_FMT, len(rows)) if mixed_total else (0,) * len(rows)
     if window and mixed_total:
         # the contexts were read in the window, the counts in up to MAX_HIGH_BYTES high bytes:
         # the costs are scaled to the counts (dense text would otherwise dilute them)
@@ -778,8 +806,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # that page: German text is windows-1252, not the windows-1254 that reads it alike.
     if result and bs:
         ll, label, fit = result[0]
-        for other, differs in _earlier[label]:
-            if not present & differs:
+        for other, other_differs in _earlier[label]:
+            if not present & other_differs:
                 result[0] = (ll, other, fit)
                 if len(result) > 1 and result[1][1] == other:
                     result[1] = (result[1][0], label, result[1][2])
@@ -828,7 +856,8 @@ def page_log_likelihood(data: bytes, label: str) -> float:
 _FIELD = (1 << 64) - 1
 
 
-def _best_reading_otherwise(exact: list, rest: list, mix_nats: list, present: int) -> tuple:
+def _best_reading_otherwise(exact: list[_Row], rest: list[tuple[float, int, int]], mix_nats: list[float],
+                            present: int) -> _Row:
     """Return the row of the best page that reads a byte of ``present`` otherwise than the
     first row of ``exact`` (D36): an evaluated page, or the first such page of ``rest`` (the
     pages not evaluated, in bound order) at its bound when that bound is higher. A page
@@ -849,7 +878,7 @@ def _best_reading_otherwise(exact: list, rest: list, mix_nats: list, present: in
 #: sentences full of accents, an English quote above a French reply): it is modelled as drawn
 #: from a beta distribution with this many pseudo-letters around the language's share.
 SHARE_KAPPA = 20.0
-_share_prior_cache: list = []
+_share_prior_cache: list[tuple[list[float], list[float], list[float]]] = []
 
 
 def _share_priors() -> tuple[list[float], list[float], list[float]]:
@@ -893,13 +922,14 @@ _gamma_b: dict[int, list[float]] = {}
 _GAMMA_KEEP = 4096
 
 
-def _evaluate(label: str, ns: list[int], pick, share_term: list[float], high: int) -> tuple[float, float, int]:
+def _evaluate(label: str, ns: list[int], pick: _Pick, share_term: list[float], high: int) -> tuple[float, float, int]:
     """Return ``(log-likelihood, fit, language index)`` of ``label``'s best language (``-inf``,
     0 and -1 for a page without languages): every language of the page at once (fixed point,
     see :func:`_pack`)."""
     packed, fmt, langs_h, shares, offsets = _packed_langs[label]
     if not (ns and langs_h):
         return -math.inf, 0.0, -1
+    assert shares is not None  # (a page with languages has their getter)
     scale = -1.0 / _SCALE
     sums = _unpack(sum(map(mul, ns, pick(packed))), fmt, len(langs_h))
     # q * scale + share term + offset per language, mapped in C in that order
@@ -920,7 +950,7 @@ CONTEXT_WEIGHT = 0.3
 CONTEXT_ALPHA = 20.0
 
 
-def _by_context(exact: list, window: bytes, present: int) -> list:
+def _by_context(exact: list[_Row], window: bytes, present: int) -> list[_Row]:
     """Decide a near-tie again by the letters' neighbours in ``window``.
 
     ``exact`` holds the evaluated pages, best first. The best page that reads the bytes present
@@ -944,7 +974,7 @@ def _by_context(exact: list, window: bytes, present: int) -> list:
     return exact if rows[0][2] == top[2] else rows
 
 
-def _both_letters(a: str, b: str) -> re.Pattern | None:
+def _both_letters(a: str, b: str) -> re.Pattern[bytes] | None:
     """Return the pattern of the high bytes pages ``a`` and ``b`` both make letters of (None:
     none), built once per pair."""
     key = ("both", a, b)
@@ -952,10 +982,12 @@ def _both_letters(a: str, b: str) -> re.Pattern | None:
         first, second = table(a), table(b)
         both = bytes(x for x in range(0x80, 0x100) if first[x].isalpha() and second[x].isalpha())
         _context_cache[key] = re.compile(b"[" + re.escape(both) + b"]") if both else None
-    return _context_cache[key]
+    pattern: re.Pattern[bytes] | None = _context_cache[key]
+    return pattern
 
 
-_context_cache: dict = {}
+#: Keyed by kind: pair patterns, neighbour classes, context tables, the pooled counts.
+_context_cache: dict[object, Any] = {}
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 #: A high byte after a letter and before an English contraction's ending and a non-letter,
 #: found high byte first (a search skips in C to the next high byte; ``_CONTRACTION_DENSE``
@@ -967,7 +999,8 @@ _CONTRACTION = re.compile(rb"[\x80-\xff](?:(?<=[A-Za-z][\x80-\xff])(?=ll(?![A-Za
 _CONTRACTION_DENSE = re.compile(rb"l(?<=[A-Za-z][\x80-\xff]l)l(?![A-Za-z])|t(?<=n[\x80-\xff]t)(?![A-Za-z])")
 
 
-def context_log_likelihood(window: bytes, label: str, lang: str, only: re.Pattern | None | bool = True) -> float:
+def context_log_likelihood(window: bytes, label: str, lang: str,
+                           only: re.Pattern[bytes] | None | Literal[True] = True) -> float:
     """Return the log-likelihood ratio (nats, a ``float``) of the neighbours of the letters that
     ``label`` makes of ``window``'s high bytes, under ``lang``'s context model (``CONTEXTS`` of
     ``_tables/language.py``) against the neighbours of all letters of all languages.
@@ -1011,11 +1044,11 @@ def _neighbour_classes(label: str) -> bytes:
     return found
 
 
-def _context_tables(label: str, lang: str) -> list:
+def _context_tables(label: str, lang: str) -> list[tuple[list[float], list[float]] | None]:
     """Per byte: ``None`` (not a letter on ``label``) or ``(log p(left class), log p(right
     class))``, two lists of 28, for ``lang``."""
     key = (label, lang)
-    found = _context_cache.get(key)
+    found: list[tuple[list[float], list[float]] | None] | None = _context_cache.get(key)
     if found is not None:
         return found
     from ._tables.language import CONTEXT_CLASSES, CONTEXTS
@@ -1055,7 +1088,7 @@ def _context_tables(label: str, lang: str) -> list:
     # per letter of the language (shared by every page that makes the letter: pages cost 128
     # look-ups, not 128 x 56 logarithms)
     letters = _context_cache.setdefault(("letters", lang), {})
-    rows: list = [None] * 256
+    rows: list[tuple[list[float], list[float]] | None] = [None] * 256
     for b in range(0x80, 0x100):
         ch = t[b]
         if not ch.isalpha():
