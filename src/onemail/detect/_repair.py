@@ -80,11 +80,13 @@ import re
 import struct
 import unicodedata
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import mul
+from typing import Any, AnyStr, cast
 
-from ._scoring import classify, ideographs, score_counts
+from ._scoring import Counts, classify, ideographs, score_counts
 
 __all__ = ["Repair", "repair", "mojibake_steps", "apply_steps", "render_chain", "PAIRS"]
 
@@ -133,10 +135,19 @@ _TABLES = ("windows-1252", "windows-1250", "windows-1251", "iso-8859-2", "window
 _SEGMENT_PAGES = ("windows-1252", "iso-8859-1", "windows-1251", "windows-1250", "iso-8859-2",
                   "windows-1257", "macintosh", "ibm437")
 
-_maps: dict[str, tuple[str, dict]] = {}
+#: The scores of a text: (repair score, script group, counts), as :func:`_score` gives them.
+_Scored = tuple[float, str, Counts]
+#: A round's best step: ((UTF-8, one language's letters or None while unknown, score), wrong,
+#: right, how).
+_Best = tuple[tuple[bool, bool | None, float], str, str, str]
+#: Per round: "data" -> (page, the text encoded by it or None), ("runs", page),
+#: ("input", page), ("two", page, bool), ("c1", ""), "western" -> what was found.
+_Memo = dict[object, Any]
+
+_maps: dict[str, tuple[str, Any]] = {}  # name -> (decoding table, charmap_build's encoding map)
 
 
-def _table(name: str) -> tuple[str, dict]:
+def _table(name: str) -> tuple[str, Any]:
     m = _maps.get(name)
     if m is None:
         from ..text.charsets import single_byte_table
@@ -204,7 +215,7 @@ def _decode_cesu8(data: bytes) -> str | None:
         return None
 
 
-def _signature_re() -> re.Pattern:
+def _signature_re() -> re.Pattern[str]:
     """Compile the UTF-8 signature pattern (:func:`_signature_branches`, first characters
     first: :func:`_first_class`)."""
     return _first_class(_signature_branches())
@@ -229,20 +240,20 @@ def _signature_branches() -> list[tuple[str, str]]:
             if c and not (name == "ibm437" and "\u2500" <= c <= "\u25ff"):
                 conts.add(c)
 
-    def cls(chars):
+    def cls(chars: Iterable[str]) -> str:
         return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
 
     conts.discard("\xa0")
-    mac_conts = {_decode(bytes((b,)), "macintosh") for b in range(0x80, 0xC0)}
+    mac_conts = {_decode(bytes((b,)), "macintosh") or "" for b in range(0x80, 0xC0)}
     # A no-break space after a letter is ordinary text ("SELK\u00c4\xa0EDELL\u00c4"); after
     # "Ã" or "Â" it is the UTF-8 of à or of a no-break space. "Ã" before a space and a
     # lower-case letter is "à" whose no-break space became a space ("Ã s crianças").
     # windows-1252's lead before a byte lost as U+FFFD ("SlovenÄ\ufffdina", D19)
-    lost = cls(_decode(bytes((b,)), "windows-1252") for b in range(0xC2, 0xF5)) + "\ufffd"
+    lost = cls(_decode(bytes((b,)), "windows-1252") or "" for b in range(0xC2, 0xF5)) + "\ufffd"
     # CP437's three-byte lead (a Greek or math letter) before its box drawing for 0xB0..0xBF
     # and a continuation character: "ß║┐" is "ế" (D22); DOS art does not put "ß" before box
     # drawing, and no Latin-1 reading makes box drawing
-    dos = [cls(_decode(bytes((b,)), "ibm437") for b in range(lo, hi))
+    dos = [cls(_decode(bytes((b,)), "ibm437") or "" for b in range(lo, hi))
            for lo, hi in ((0xE0, 0xF0), (0xB0, 0xC0), (0x80, 0xC0))]
     # (each branch as its first character's class and the rest: _first_class puts the union of
     # the first characters first, where the plain alternation tried seven branches per character)
@@ -260,13 +271,13 @@ def _signature_branches() -> list[tuple[str, str]]:
         (dos[0], dos[1] + dos[2])])
 
 
-_SIGNATURE: re.Pattern | None = None
+_SIGNATURE: re.Pattern[str] | None = None
 #: Texts longer than this many characters have their matches counted one by one (a list of
 #: every match of a long mojibake text costs many times the text's size).
 COUNT_IN_ONE_CALL = 1 << 16
 
 
-def _count(pattern: re.Pattern, text: str) -> int:
+def _count(pattern: re.Pattern[AnyStr], text: AnyStr) -> int:
     """The number of (non-overlapping) matches of ``pattern`` in ``text``, in memory bounded
     by ``COUNT_IN_ONE_CALL`` matches."""
     if len(text) <= COUNT_IN_ONE_CALL:
@@ -292,10 +303,10 @@ def _is_punct(ch: str) -> bool:
     return unicodedata.category(ch)[0] == "P"
 
 
-_TRIPLE: list[re.Pattern] = []
+_TRIPLE: list[re.Pattern[str]] = []
 
 
-def _triple_re() -> re.Pattern:
+def _triple_re() -> re.Pattern[str]:
     """Compile the pattern of a three-byte UTF-8 sequence read by windows-1252, ISO-8859-1,
     windows-1251 or windows-1250 (lead 0xE0..0xEF, a continuation character of 0x80..0x9F, one
     of 0x80..0xBF): one that is not three letters, nor a letter before two punctuation marks
@@ -328,7 +339,7 @@ _TEXTLIKE = re.compile("[\u00c0-\u00de](?<![^\\x00-\\x60\\x7b-\\x7f].)"
                        "|(?<=\u00c3)\u2019s)(?![^\\W\\d_])")
 
 
-_GOOD: re.Pattern | None = None
+_GOOD: re.Pattern[str] | None = None
 
 
 def alphabet_letters(text: str) -> int:
@@ -346,7 +357,7 @@ def alphabet_letters(text: str) -> int:
     return _count(_GOOD, text)
 
 
-_RARE: re.Pattern | None = None
+_RARE: re.Pattern[str] | None = None
 
 
 def rare_chars(text: str) -> int:
@@ -398,7 +409,7 @@ _STRAY_HINT = re.compile(r"[A-Za-z0-9][\u0370-\u0e7f]")
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
-def _score(text: str) -> tuple[float, str, object]:
+def _score(text: str) -> tuple[float, str, Counts]:
     """Return ``(repair score, script group, counts)`` of ``text``."""
     c = classify(text)
     # (letters inside an ASCII word are no language's evidence, D49)
@@ -459,7 +470,7 @@ def _vetoed(old: str, new: str, right: str) -> bool:
     return old == "alpha" and new in ("han", "hangul") and right != "utf-8"
 
 
-def _kana_han_flip(old, new, right: str) -> bool:
+def _kana_han_flip(old: Counts, new: Counts, right: str) -> bool:
     """The script guard between kana and Han (spec 004 "The script guard"; D10).
 
     Han and kana form one group for :func:`_vetoed` (Japanese writes both), but a step through
@@ -498,7 +509,7 @@ def _good_letter_sets() -> list[frozenset[str]]:
     return _good_sets
 
 
-def _best_language(letters: Counter) -> int:
+def _best_language(letters: Counter[str]) -> int:
     """Return the most letters of ``letters`` (lower case -> count) that one language has
     among its common letters: every language at once, each letter adding its count to a
     32-bit field per language of one integer (:func:`_letter_fields`)."""
@@ -509,7 +520,8 @@ def _best_language(letters: Counter) -> int:
     packed = sum(map(mul, letters.values(), map(fields.get, letters.keys(), repeat(0))))
     if not packed:
         return 0
-    return max(struct.unpack(f"<{len(_good_sets)}I", packed.to_bytes(4 * len(_good_sets), "little")))
+    best: int = max(struct.unpack(f"<{len(_good_sets)}I", packed.to_bytes(4 * len(_good_sets), "little")))
+    return best
 
 
 def _letter_fields() -> dict[str, int]:
@@ -542,7 +554,7 @@ def _every_language_signs() -> str:
 _SIGNS: list[str] = []
 
 
-def _lone_sign_re() -> re.Pattern:
+def _lone_sign_re() -> re.Pattern[str]:
     """Compile the pattern of a sign of every language between two ASCII characters (or an
     end of the text): ``Com’s``, ``“lip``, ``a – b`` (D44); not ``489‚âL``, ``enta¿Ýos`` nor
     ``netÔõ¡£`` (the two bytes of a CJK character read as windows-1252: two non-ASCII
@@ -553,7 +565,7 @@ def _lone_sign_re() -> re.Pattern:
     return _LONE_SIGN[0]
 
 
-_LONE_SIGN: list[re.Pattern] = []
+_LONE_SIGN: list[re.Pattern[str]] = []
 
 
 def _consistent(text: str) -> bool:
@@ -570,7 +582,7 @@ def _consistent(text: str) -> bool:
     if _count(_LETTER_LIKE, text) * 3 < n_high * 2:
         return False
     # (the characters counted in C: one entry per distinct character, not a list of them)
-    letters: Counter = Counter()
+    letters: Counter[str] = Counter()
     for ch, n in Counter(text).items():
         if not ch.isascii() and ch.isalpha():
             letters[ch.lower()] += n
@@ -600,13 +612,13 @@ def _consistent_bytes(data: bytes, page: str) -> bool:
         return False
     if not total:
         return True
-    letters: Counter = Counter()
+    letters: Counter[str] = Counter()
     for b, n in Counter(letter_bytes).items():
-        letters[keys_of[b]] += n
+        letters[cast(str, keys_of[b])] += n  # (a letter byte: its key is set)
     return _best_language(letters) >= CONSISTENT * total
 
 
-def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None], re.Pattern | None]:
+def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None], re.Pattern[bytes] | None]:
     """For ``page``: the bytes whose character is not letter-like (``[^\\W\\d_]``), the bytes
     whose character is not a letter (both as deletion sets), per byte the lower case of
     its letter (the keys :func:`_consistent` counts), and the pattern of a byte of a sign of
@@ -625,11 +637,11 @@ def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None], re.Pattern
     return found
 
 
-_letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None], re.Pattern | None]] = {}
+_letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None], re.Pattern[bytes] | None]] = {}
 _ASCII_BYTES = bytes(range(128))
 
 
-def _east_ok(new) -> bool:
+def _east_ok(new: Counts) -> bool:
     """A CJK reading: two East Asian characters at least, none isolated, a run of two."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
     return new_east >= 2 and not new.wedged and new_east - new.lone >= 2
@@ -648,7 +660,7 @@ def _western_shape(text: str) -> bool:
 _ASCII_LETTER_BYTES = bytes([*range(0x41, 0x5B), *range(0x61, 0x7B)])
 
 
-def _plausible_step(wrong: str, right: str, old, new, new_text: str = "", old_text: str = "",
+def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: str = "", old_text: str = "",
                     western_checked: bool = False) -> bool:
     """Structural conditions of a step (D10), on the counts of its input and output.
 
@@ -735,7 +747,7 @@ def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | No
     return out
 
 
-def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
+def _whole(text: str, wrong: str, right: str, memo: _Memo) -> str | None:
     """Apply one step to all of ``text`` (None: the encode or the decode fails, or the bytes
     are ASCII); the encoding of ``text`` by ``wrong`` is kept in ``memo`` (``"data"``: the
     page and its bytes) for the next pairs of the same page (the pairs come grouped by page;
@@ -751,14 +763,14 @@ def _whole(text: str, wrong: str, right: str, memo: dict) -> str | None:
     return None
 
 
-_segment_res: dict[str, re.Pattern] = {}
+_segment_res: dict[str, re.Pattern[str]] = {}
 #: C1 controls (D25).
 _C1 = re.compile("[\x80-\x9f]")
 #: The C1 controls whose byte windows-1252 maps to a sign (all but 0x81, 0x8D, 0x8F, 0x90, 0x9D).
 _C1_SIGN = re.compile("[\x80\x82-\x8c\x8e\x91-\x9c\x9e\x9f]")
 
 
-def _segment_re(page: str) -> re.Pattern:
+def _segment_re(page: str) -> re.Pattern[str]:
     """Compile the pattern of ``page``'s readings of UTF-8 multi-byte sequences.
 
     A sequence one of whose bytes was lost upstream as U+FFFD (windows-1252 has no character
@@ -785,7 +797,7 @@ def _segment_branches(page: str) -> list[tuple[str, str] | tuple[str, str, str]]
     ``guard`` a look-behind that holds right after the first character: in this order, the
     alternation of ``first rest`` (the guard's condition on the character before the first)
     matches what :func:`_segment_re` matches."""
-    def chars(lo, hi, extra="", skip=()):
+    def chars(lo: int, hi: int, extra: str = "", skip: tuple[int, ...] = ()) -> str:
         out = (_decode(bytes((b,)), page) for b in range(lo, hi + 1) if b not in skip)
         return "[" + "".join(re.escape(c) for c in out if c) + extra + "]"
 
@@ -805,7 +817,7 @@ def _segment_branches(page: str) -> list[tuple[str, str] | tuple[str, str, str]]
     elif page == "windows-1251":
         alts.append(("[\u0413]", "  ?(?=[a-z])", "(?<![\u0410-\u042f]\u0413)"))
     if page in _SPACE_PAGES:
-        alts.append(("[" + "".join(_decode(bytes((b,)), page) for b in (0xC2, 0xC5, 0xD0)) + "]", " (?=\\S)"))
+        alts.append(("[" + "".join(_decode(bytes((b,)), page) or "" for b in (0xC2, 0xC5, 0xD0)) + "]", " (?=\\S)"))
     return alts
 
 
@@ -825,7 +837,7 @@ def _strong(run: str) -> bool:
     return len(chars) >= 3 and not chars.isalpha()
 
 
-def _in_word(m: re.Match, page: str) -> bool:
+def _in_word(m: re.Match[str], page: str) -> bool:
     """True when run ``m`` starts with one of ``page``'s in-word leads right after a letter
     (D29): evidence on its own."""
     leads = _IN_WORD_LEADS.get(page)
@@ -833,14 +845,14 @@ def _in_word(m: re.Match, page: str) -> bool:
         return False
     if not leads:
         leads = _IN_WORD_LEADS[page] = "".join(
-            c for b in range(0xC2, 0xE0) if (c := _decode(bytes((b,)), page)).isupper())
+            c for b in range(0xC2, 0xE0) if (c := _decode(bytes((b,)), page) or "").isupper())
     if m.group()[0] not in leads:
         return False
     before = m.string[m.start() - 1]
     return before.isalpha() and (page == "macintosh" or before.islower())
 
 
-def _runs(text: str, page: str):
+def _runs(text: str, page: str) -> Iterator[re.Match[str]]:
     """Yield the matches of :func:`_segment_re` ``(page)`` in ``text``, those of ``finditer``:
     every run starts with a hint (:func:`_run_hint`), so the full pattern is tried only where
     one does (the hint's few branches scan alphabetic text faster than the run's many)."""
@@ -877,7 +889,7 @@ def _enough_runs(text: str, page: str) -> bool:
     return False
 
 
-def _rare_letter_reading(m: re.Match, page: str) -> bool:
+def _rare_letter_reading(m: re.Match[str], page: str) -> bool:
     """True when run ``m`` is three or more letters whose UTF-8 reading is one letter (not East
     Asian) that no language has among its common letters, or an unassigned code point (D35):
     Slovak ``ášť`` (in ``dvoplášťové``, twice in a corpus file) is not ISO-8859-2 for ``ṻ``
@@ -895,7 +907,7 @@ def _rare_letter_reading(m: re.Match, page: str) -> bool:
     return out.isalpha() and out.lower() not in _letter_fields()  # (the common letters of all)
 
 
-def _segment_fix(m: re.Match, page: str) -> str | None:
+def _segment_fix(m: re.Match[str], page: str) -> str | None:
     """Return the UTF-8 reading of one matched run, or None.
 
     A no-break space that became a space (D13): ``Ã``/``Г`` + space is ``à`` (the space
@@ -919,7 +931,7 @@ def _segment_fix(m: re.Match, page: str) -> str | None:
     parts = [_encode(chunk, page) for chunk in piece.split(" ")] if " " in piece else [_encode(piece, page)]
     if None in parts:
         return None
-    return _decode(b"\xa0".join(parts), "utf-8")
+    return _decode(b"\xa0".join(cast("list[bytes]", parts)), "utf-8")
 
 
 def _all_in_runs(text: str, page: str) -> bool:
@@ -951,7 +963,7 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
     strong = 0
     covered = 0
 
-    def fix(m: re.Match) -> str:
+    def fix(m: re.Match[str]) -> str:
         nonlocal changed, strong, covered
         out = _segment_fix(m, page)
         if out is None:
@@ -976,7 +988,7 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
 JOIN_EVERY = 1 << 12
 
 
-def _sub(pattern: re.Pattern, fix, text: str) -> str:
+def _sub(pattern: re.Pattern[str], fix: Callable[[re.Match[str]], str], text: str) -> str:
     """``pattern.sub(fix, text)`` in memory near the output's size: ``re.sub`` keeps every
     piece of the output (two small strings per match, about 10 times the text for mojibake
     where every other word is a run) until it joins them; a long text's pieces are joined every
@@ -1058,7 +1070,7 @@ def _rounds(text: str) -> Repair:
     # (several pairs often read the text alike, and a round's output is the next round's
     # input: each distinct text is scored once)
     # (keyed by the text's hash, not the text: the outputs are not kept, only their scores)
-    scored: dict[int, tuple] = {}
+    scored: dict[int, _Scored] = {}
     current = text
     for round_no in range(MAX_ROUNDS):
         if round_no and not repair_possible(current):
@@ -1066,7 +1078,7 @@ def _rounds(text: str) -> Repair:
         base, group, counts = scored.get(hash(current)) or _score(current)
         # per page, for both passes: ("runs", page) -> _enough_runs(current, page), and
         # "data" -> (page, current encoded by the page): a page is the wrong one of many pairs
-        memo: dict[tuple[str, str], object] = {}
+        memo: _Memo = {}
         best = (_round(current, base, group, counts, False, scored, memo)
                 or _round(current, base, group, counts, True, scored, memo))
         if best is None:
@@ -1092,10 +1104,10 @@ def _odd_east(han: int, common: int, text: str) -> bool:
 #: and at least this share of them among Korean's common ones (D48).
 KOREAN_MIN = 4
 KOREAN_COMMON = 0.75
-_KOREAN: list[re.Pattern] = []
+_KOREAN: list[re.Pattern[str]] = []
 
 
-def _korean_again(wrong: str, right: str, new, new_text: str) -> bool:
+def _korean_again(wrong: str, right: str, new: Counts, new_text: str) -> bool:
     """True when a step from GBK or Big5 to EUC-KR reads Han-dominant text back into Korean
     (D48): Hangul with almost no ideograph or kana (at most one per ten syllables), at least
     ``KOREAN_MIN`` syllables, ``KOREAN_COMMON`` of them among the syllables that make 95 % of
@@ -1124,7 +1136,7 @@ def _korean_syllables(text: str) -> bool:
 _ALL_HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
-def _east_input(old, text: str) -> bool:
+def _east_input(old: Counts, text: str) -> bool:
     """True when ``text`` (``old``: its counts) may be a CJK page's reading: it holds an East
     Asian character, or a private-use one (D43: cp932 reads its user-defined rows so;
     ``gtr\ue48crigt`` is Swedish ``gtrödrigt`` read as Shift_JIS, D44)."""
@@ -1132,7 +1144,7 @@ def _east_input(old, text: str) -> bool:
         _PRIVATE_USE.search(text) is not None)
 
 
-def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
+def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     """:func:`_plausible_step`'s conditions on the input of a step whose ``wrong`` page is a CJK
     one (``old``: the input's counts): it holds East Asian characters; to a CJK page, mostly
     rare ideographs; to windows-1252 or ISO-8859-1, the shape of Western text (D38)."""
@@ -1142,14 +1154,14 @@ def _cjk_input_ok(text: str, old, right: str, memo: dict) -> bool:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48)
         return _odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han >= KOREAN_MIN)
     if right in ("windows-1252", "iso-8859-1"):
-        found = memo.get("western")
+        found: bool | None = memo.get("western")
         if found is None:
             found = memo["western"] = _western_shape(text)
         return found
     return True
 
 
-def _may_be_runs(text: str, page: str, memo: dict) -> bool:
+def _may_be_runs(text: str, page: str, memo: _Memo) -> bool:
     """False when no reading of runs can explain every non-ASCII character of ``text`` (D20):
     the page cannot encode one that is not U+FFFD (a run holds the page's characters, a lost
     byte's U+FFFD, ``?`` and spaces). Tells from the first character the encode fails at."""
@@ -1165,18 +1177,19 @@ def _may_be_runs(text: str, page: str, memo: dict) -> bool:
     return True
 
 
-def _two_east(data: bytes, right: str, memo: dict, wrong: str) -> bool:
+def _two_east(data: bytes, right: str, memo: _Memo, wrong: str) -> bool:
     """True when ``data`` (``current`` encoded by ``wrong``) holds two double-byte units in a
     row for ``right``'s reading (Shift_JIS's katakana are single bytes): without them no CJK
     reading has the run of two East Asian characters :func:`_east_ok` needs."""
     key = ("two", wrong, right == "shift_jis")
-    found = memo.get(key)
+    found: bool | None = memo.get(key)
     if found is None:
         found = memo[key] = (_TWO_SJIS if right == "shift_jis" else _TWO_PAIRS).search(data) is not None
     return found
 
 
-def _round(current, base, group, counts, segments, scored, memo):
+def _round(current: str, base: float, group: str, counts: Counts, segments: bool, scored: dict[int, _Scored],
+           memo: _Memo) -> _Best | None:
     """Return the best accepted ``(key, wrong, right, how)`` of one round, or None (``how``:
     ``"whole"``, ``"complete"`` or ``"runs"``, the reading :func:`_step_text` gives again: the
     best text itself is not kept beside the candidates)
@@ -1186,7 +1199,7 @@ def _round(current, base, group, counts, segments, scored, memo):
     Whole-text steps first; the piecewise UTF-8 readings (D13) only when no whole-text step
     is accepted, and only when they remove at least half of the UTF-8 signatures (D24).
     """
-    best = None
+    best: _Best | None = None
     best_out = ""
     western: list[tuple[float, str, str, str]] = []  # (D45)
     for wrong, right in PAIRS:
@@ -1288,7 +1301,7 @@ def _round(current, base, group, counts, segments, scored, memo):
 _WESTERN = ("windows-1252", "iso-8859-1")
 
 
-def _best_western(current: str, best: tuple, western: list) -> tuple:
+def _best_western(current: str, best: _Best, western: list[tuple[float, str, str, str]]) -> _Best:
     """Among the accepted readings of Western text read as a CJK page (``western``: ``(score,
     wrong, right, how)`` in pair order), the one whose letters fit a language best (D45):
     several CJK pages may read ``current`` back into Latin letters (``鏮`` is Big5 ``E7 5F``
@@ -1302,7 +1315,8 @@ def _best_western(current: str, best: tuple, western: list) -> tuple:
     competing = [row for row in western if row[0] >= top - MARGIN]
     if len({wrong for _, wrong, _, _ in competing}) < 2:
         return best  # one CJK page's bytes: no letters to compare
-    chosen, chosen_fit = None, -math.inf
+    chosen: _Best | None = None
+    chosen_fit = -math.inf
     fits: dict[str, float] = {}
     for _, wrong, right, how in competing:
         fit = fits.get(wrong)
@@ -1336,10 +1350,10 @@ _SJIS_UNIT = rb"[\x81-\x9f\xa1-\xfc](?:(?<=[\x81-\x9f\xe0-\xfc])[\x40-\xfc]|(?<=
 _TWO_SJIS = re.compile(_SJIS_UNIT * 2)
 # (the lone-space and "?" runs of D13 and D18: the Latin pages' characters for 0xC2, 0xC3,
 # 0xC5, 0xD0, windows-1252's for 0xE2, 0xE3, windows-1251's "Г" before a space; "Ã?", "Â?")
-_run_starts: dict[str | None, re.Pattern] = {}
+_run_starts: dict[str | None, re.Pattern[str]] = {}
 
 
-def _run_hint(page: str | None = None) -> re.Pattern:
+def _run_hint(page: str | None = None) -> re.Pattern[str]:
     """Compile the pattern every piecewise UTF-8 run of ``_segment_re(page)`` starts with (any
     segment page's when ``page`` is None; compiled by :func:`_first_class`): the page's
     character for a lead byte (0xC2..0xF4)
@@ -1350,12 +1364,14 @@ def _run_hint(page: str | None = None) -> re.Pattern:
     after the leads 0xC4..0xDF). East Asian text and most alphabetic text have no such pair, so
     their runs are not looked for with the full patterns."""
     if not _run_starts:
-        def chars(pages, byte_values, extra=""):
+        def chars(pages: Iterable[str], byte_values: Iterable[int], extra: str = "") -> str:
             found = {c for pg in pages for b in byte_values if (c := _decode(bytes((b,)), pg))}
             return "[" + "".join(re.escape(c) for c in sorted(found)) + extra + "]"
 
-        built: dict[str | None, re.Pattern] = {}
-        pairs, spaces, losts = [], set(), set()
+        built: dict[str | None, re.Pattern[str]] = {}
+        pairs: list[tuple[str, str]] = []
+        spaces: set[str] = set()
+        losts: set[str] = set()
         for pg in _SEGMENT_PAGES:
             space = chars((pg,), (0xC2, 0xC5, 0xD0) if pg in _SPACE_PAGES else ())
             if pg in ("windows-1252", "iso-8859-1"):
@@ -1383,7 +1399,7 @@ def _run_hint(page: str | None = None) -> re.Pattern:
     return _run_starts[page]
 
 
-def _first_class(alts: list) -> re.Pattern:
+def _first_class(alts: Sequence[tuple[str, str] | tuple[str, str, str]]) -> re.Pattern[str]:
     """Compile the alternation of ``first + rest`` (``first`` a character class) as one class of
     every first character, then each branch's ``rest`` behind a look-behind at its own
     class: the same matches, but a search skips in C to the next character of the union,
@@ -1425,7 +1441,7 @@ def repair_possible(text: str) -> bool:
         return _latin_readings(text)
     # (which kinds of reading may come out, from the text alone: the same for every CJK page)
     han, common = ideographs(text)
-    rights = ("utf-8",)
+    rights: tuple[str, ...] = ("utf-8",)
     if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
@@ -1502,7 +1518,7 @@ _WHOLE_RIGHTS = {w: tuple(r for w2, r in PAIRS if w2 == w and (w, r) != ("window
                  for w in (*_CJK_WRONG, *_LATIN_WRONG)}
 
 
-def apply_steps(text: str, steps) -> str:
+def apply_steps(text: str, steps: Iterable[tuple[str, str]]) -> str:
     """Replay ``steps`` (as in :attr:`Repair.steps`) on ``text``; audit a repair.
 
     :param text: the ``str`` the steps were found for.
@@ -1524,7 +1540,7 @@ def apply_steps(text: str, steps) -> str:
     return text
 
 
-def render_chain(steps) -> str:
+def render_chain(steps: Iterable[tuple[str, str]]) -> str:
     """Render ``steps`` as a chain, e.g. ``"windows-1252 -> utf-8"``.
 
     Each step is written ``wrong -> right``, in the order applied, joined by ``", "``; no
