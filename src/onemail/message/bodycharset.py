@@ -126,10 +126,12 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None, *,
         tail = len(data) - _cut_short_utf8(data) if declared_cs.key == "utf-8" else len(data)
         bad = sum(i.length for i in decoded if not i.kind.is_ambiguous and i.offset < tail)
         if bad and bad * MISLABEL_SHARE >= len(data) - len(data.translate(None, _HIGH)):
+            text = ""  # the declared reading is let go while another is tried (peak memory)
             other = _relabel(data)
             if other is not None:
                 issues.append(TextIssue(MessageIssueKind.AMBIGUOUS_MISLABELLED_CHARSET, 0, len(data)))  # type: ignore[arg-type]  # message kind
                 return other[0], other[1], "detected"
+            text = declared_cs.decode(data, None)  # again: its issues are in ``decoded``
         issues.extend(decoded)
         return text, declared_cs, "declared"
 
