@@ -96,6 +96,16 @@ def _children() -> dict[int, int]:
     return out
 
 
+def _cpu(pid: int) -> float:
+    """User + system CPU seconds of a process so far (0.0 when gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def _anon_kb(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
@@ -114,10 +124,12 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         self.pid, self.interval = pid, interval
         self.peak: dict[int, int] = {}
+        self.own_cpu = 0.0
         self.halt = threading.Event()
 
     def run(self) -> None:
         while not self.halt.is_set():
+            self.own_cpu = _cpu(self.pid) or self.own_cpu
             parents = _children()
             tree, todo = {self.pid}, [self.pid]
             while todo:
@@ -141,8 +153,16 @@ class Sampler(threading.Thread):
         return own // 1024, others // 1024
 
 
+CPU: dict[str, tuple[float, float]] = {}
+"""CPU seconds of each command measured: (all its processes, its own process)."""
+
+
 def measure(argv: list[str]) -> tuple[float, str, int, int]:
-    """Run ``argv``; return (wall seconds, stdout, own peak MiB, workers' peak MiB)."""
+    """Run ``argv``; return (wall seconds, stdout, own peak MiB, workers' peak MiB). The CPU
+    seconds of the command (its processes, waited for) go to :data:`CPU`."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     sampler = Sampler(proc.pid)
@@ -150,6 +170,10 @@ def measure(argv: list[str]) -> tuple[float, str, int, int]:
     out, err = proc.communicate()
     wall = time.monotonic() - t
     own, workers = sampler.stop()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    box = next((Path(a).stem for a in argv if a.endswith(".mbox")), "")
+    CPU[f"{' '.join(argv[3:6]) if argv[1] == '-m' else 'dask'} {box}"] = (total, sampler.own_cpu)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{argv} failed ({proc.returncode}): {err[-2000:]}")
     return wall, out, own, workers
@@ -217,6 +241,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'--jobs 2 parent':<30}{s2[2]:>9}{two[2]:>9}")
         print(f"{'--jobs 2 worker (highest)':<30}{s2[3]:>9}{two[3]:>9}")
         print(f"(small mbox: --jobs 1 {s1[0]:.1f} s, --jobs 2 {s2[0]:.1f} s, ratio {s1[0] / s2[0]:.2f}x)")
+        print("\nCPU seconds (all processes of the command / its own process): the work, whatever "
+              "the neighbours' load")
+        for name, (total, own_cpu) in CPU.items():
+            print(f"  {name:<40}{total:>9.1f}{own_cpu:>9.1f}")
+        c1, c2 = CPU.get("scan --jobs 1 big"), CPU.get("scan --jobs 2 big")
+        if c1 and c2:
+            print(f"the ratio two idle cores would give, from CPU: {c1[0] / max(c2[0] / 2, c2[1]):.2f}x "
+                  "(jobs 1's CPU over the larger of half of jobs 2's and its parent's)")
         print(f"\nload average at end: {load()}")
     finally:
         if not args.keep:
