@@ -175,3 +175,20 @@ def test_lone_surrogates_of_a_path_are_json_escapes(tmp_path):
     line = buf.getvalue()
     assert b"caf\\udce9.eml" in line
     assert json.loads(line)["source"]["path"] == str(path)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_empty_file_named_is_exit_1_as_in_scan_and_read(tmp_path, capsys, jobs):
+    """A path named on the command line that holds no mail is input not read (exit 1), in
+    export as in scan and read; the same file inside a named folder is an ordinary skip."""
+    (tmp_path / "empty.eml").write_bytes(b"")
+    assert main(["export", "--jobs", jobs, str(tmp_path / "empty.eml")]) == 1
+    assert main(["scan", str(tmp_path / "empty.eml")]) == 1
+    assert main(["read", str(tmp_path / "empty.eml")]) == 1
+    (tmp_path / "box").mkdir()
+    (tmp_path / "box" / "empty.eml").write_bytes(b"")
+    (tmp_path / "box" / "m.eml").write_bytes(b"Subject: hi\r\n\r\nbody\r\n")
+    assert main(["export", "--jobs", jobs, str(tmp_path / "box")]) == 0
+    assert main(["scan", str(tmp_path / "box")]) == 0
+    err = capsys.readouterr().err
+    assert f"onemail export: skipped {tmp_path / 'empty.eml'}: empty (an empty file)\n" in err

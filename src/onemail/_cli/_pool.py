@@ -520,7 +520,7 @@ def export_work(shard: Any, *, attachments: str | None = None,
 
     from ..message.containers import Found
     from ..message.shards import messages
-    from .export import export_message
+    from .export import export_message, is_named
 
     for item in messages(shard, repair=repair):
         if isinstance(item, Found):
@@ -528,7 +528,7 @@ def export_work(shard: Any, *, attachments: str | None = None,
             records, failed = export_message(item, attachments, counts)
             yield "records", records, failed, dict(counts)
         else:
-            yield "skipped", item.reason, item.where, item.detail
+            yield "skipped", item.reason, item.where, item.detail, is_named(item)
 
 
 def export_paths(args: Any, sink: Any, counts: Counter[str],
@@ -563,7 +563,7 @@ def export_paths(args: Any, sink: Any, counts: Counter[str],
                 counts.update(delta)
                 failed |= bad
             else:
-                failed |= report_skipped(item[1], item[2], item[3], skipped)
+                failed |= report_skipped(item[1], item[2], item[3], skipped, named=item[4])
 
     jobs = min(args.jobs, usable_cpus())
     work = functools.partial(export_work, attachments=args.attachments, repair=args.repair)

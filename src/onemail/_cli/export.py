@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from ..message.model import Part
-    from ..message.source import Found
+    from ..message.source import Found, Skipped
 
 BATCH = 1000
 """Records per Parquet row group (and per Arrow table built): memory stays bounded by a batch."""
@@ -111,7 +111,8 @@ def run_export(args: argparse.Namespace) -> int:
                     for r in records:
                         sink.write(r)
                 else:
-                    failed |= report_skipped(item.reason, item.where, item.detail, skipped)
+                    failed |= report_skipped(item.reason, item.where, item.detail, skipped,
+                                             named=is_named(item))
     finally:
         sink.close()
     line = (f"onemail export: {counts['messages']} messages, {counts['records']} records, "
@@ -126,12 +127,20 @@ def run_export(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def report_skipped(reason: str, where: str, detail: str, skipped: Counter[str]) -> bool:
-    """Count and print one skipped item; return True when it is a failure."""
+def report_skipped(reason: str, where: str, detail: str, skipped: Counter[str], *,
+                   named: bool = False) -> bool:
+    """Count and print one skipped item; return True when it is a failure: a reason outside
+    ``_NOT_FAILURES``, or a path named on the command line (``named``: not a member of a folder,
+    archive or PST) that holds no mail (``not-mail``, ``empty``), as in ``scan`` and ``read``."""
     skipped[reason] += 1
     detail = f" ({detail})" if detail else ""
     print(f"onemail export: skipped {_shown(where)}: {reason}{_shown(detail)}", file=sys.stderr)
-    return reason not in _NOT_FAILURES
+    return reason not in _NOT_FAILURES or (named and reason in ("not-mail", "empty"))
+
+
+def is_named(item: Skipped) -> bool:
+    """True when ``item`` is a path as named on the command line, not a piece inside it."""
+    return item.member is None and item.folder is None
 
 
 def export_message(item: Found, attachments: str | None,
