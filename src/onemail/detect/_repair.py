@@ -1446,6 +1446,7 @@ def repair_possible(text: str) -> bool:
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
     korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
+    memo: _Memo = {}
     for wrong in _CJK_WRONG:
         try:
             data = text.encode(_PY[wrong])  # (as _encode does for a CJK page)
@@ -1453,16 +1454,11 @@ def repair_possible(text: str) -> bool:
             continue
         if data.isascii():
             continue
-        two_pairs = two_sjis = None
         for right in rights if wrong not in ("gbk", "big5") else rights + korean:
             if right == wrong:
                 continue
-            if right != "utf-8":
-                if two_pairs is None:
-                    two_pairs = _TWO_PAIRS.search(data) is not None
-                    two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
-                if not (two_sjis if right == "shift_jis" else two_pairs):
-                    continue  # no run of two double-byte characters can come out (_east_ok)
+            if right != "utf-8" and not _two_east(data, right, memo, wrong):
+                continue  # no run of two double-byte characters can come out (_east_ok)
             out = _decode(data, right)
             if out is None or out == text:
                 continue
@@ -1486,18 +1482,14 @@ def repair_possible(text: str) -> bool:
 def _latin_readings(text: str) -> bool:
     """:func:`repair_possible`'s whole-text readings of a text without an East Asian character:
     windows-1252 and ISO-8859-1 read as UTF-8, a CJK page or each other."""
+    memo: _Memo = {}
     for wrong in _LATIN_WRONG:
         data = _encode(text, wrong)
         if data is None or data.isascii():
             continue
-        two_pairs = two_sjis = None
         for right in _WHOLE_RIGHTS[wrong]:
-            if right in _CJK_PAGES:
-                if two_pairs is None:
-                    two_pairs = _TWO_PAIRS.search(data) is not None
-                    two_sjis = two_pairs or _TWO_SJIS.search(data) is not None
-                if not (two_sjis if right == "shift_jis" else two_pairs):
-                    continue  # no run of two double-byte characters can come out (_east_ok)
+            if right in _CJK_PAGES and not _two_east(data, right, memo, wrong):
+                continue  # no run of two double-byte characters can come out (_east_ok)
             out = _decode(data, right)
             if out is None or out == text:
                 continue
