@@ -30,17 +30,21 @@ Parquet file is closed with the row groups written), the summary line is printed
 Exit codes: 0 every input was read; 1 something was not: an unreadable or damaged input, a
 limit met, an input that needs a missing extra, a message that could not be read (its record has
 ``error``), an attachment not written (the other records are still written), a worker lost; 2 a
-usage error (bad options, ``--format parquet`` without ``-o`` or without pyarrow, an output file
-that cannot be created); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
+usage error, found before any work (bad options, ``--format parquet`` without ``-o`` or without
+pyarrow, an output file or an ``--attachments`` folder that cannot be created, a file named as
+that folder); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any, BinaryIO
+
+from ._exits import USAGE, add_command
 
 if TYPE_CHECKING:
     from ..message.model import Part
@@ -54,12 +58,14 @@ _NOT_FAILURES = frozenset({"not-mail", "empty", "not-message"})
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "export", help="write one record per message (JSON Lines or Parquet), attachments on disk",
+    p = add_command(
+        sub, "export", help="write one record per message (JSON Lines or Parquet), attachments on disk",
         description="Write one record per message found under PATHs (files, folders, - for "
                     "standard input; containers recognised by content) as JSON Lines (default, to "
-                    "standard output) or Parquet. Exit codes: 0 all read, 1 some input not read "
-                    "(reported; the rest written), 2 usage.")
+                    "standard output) or Parquet.",
+        unread="some input was not read, or an attachment not saved (reported; the rest written)",
+        usage="a usage error: bad options, --format parquet without -o or pyarrow, an output "
+              "file or --attachments folder that cannot be created (before any work)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders, or - for standard input")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
     p.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl",
@@ -89,6 +95,11 @@ def run_export(args: argparse.Namespace) -> int:
         except MissingExtra as exc:
             print(f"onemail export: {exc}", file=sys.stderr)
             return 2
+    if args.attachments is not None:
+        problem = _folder_problem(args.attachments)
+        if problem:
+            print(f"onemail export: --attachments {_shown(args.attachments)}: {problem}", file=sys.stderr)
+            return USAGE
     try:
         sink = _ParquetSink(args.output) if args.format == "parquet" else _JsonSink(args.output)
     except OSError as exc:
@@ -125,6 +136,21 @@ def run_export(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     return 1 if failed else 0
+
+
+def _folder_problem(path: str) -> str | None:
+    """Create the attachments folder ``path`` when missing; return why it cannot take files
+    (a file of that name, no permission), or ``None``: checked once before any work, so that a
+    wrong ``--attachments`` is one error line, not one per attachment."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except FileExistsError:
+        return "not a folder"
+    except OSError as exc:
+        return f"cannot create it: {exc.strerror or exc}"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "not writable"
+    return None
 
 
 def report_skipped(reason: str, where: str, detail: str, skipped: Counter[str], *,

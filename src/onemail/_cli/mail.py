@@ -28,9 +28,10 @@ mbox too) run by :mod:`onemail._cli._pool`: a worker that dies costs only its sh
 once, then reported), Ctrl-C and SIGTERM print the summary of what finished; the lines come out
 in walk order all the same.
 
-Exit codes: 0 done; 1 some input could not be read (a failure, an unreadable, damaged or
-bounded path, a named path that is no mail, a worker lost; each is reported); 2 usage; 130 /
-143 stopped by SIGINT / SIGTERM (the summary covers what finished).
+Exit codes (:mod:`onemail._cli._exits`): 0 done; 1 some input could not be read (a failure,
+an unreadable, damaged or bounded path, a named path that is no mail, a worker lost; each is
+reported); 2 usage (``read --index`` past the last message too); 130 / 143 stopped by SIGINT /
+SIGTERM (the summary covers what finished).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ._exits import USAGE, add_command
 from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
@@ -67,14 +69,15 @@ PROBLEMS = frozenset({"unreadable", "not-regular", "damaged", "limit", "encrypte
 _RECOGNITION = ("Messages are found by content, whatever the names: .eml, mbox (mboxo, mboxrd, "
                 "mboxcl, mboxcl2, bare From lines), Maildir, MH, Outlook .msg, TNEF, PST/OST "
                 "(onemail[pst]), and .gz, .bz2, .xz and .zip files of these. '-' reads standard "
-                "input; FIFOs work. Exit codes: 0 done, 1 some input could not be read (reported), "
-                "2 usage, 130 / 143 stopped by SIGINT / SIGTERM.")
+                "input; FIFOs work.")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("read", help="read a message (any container); print headers, parts, issues",
-                       description="Print one message of PATH: headers, parts, issues. " + _RECOGNITION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(sub, "read", help="read a message (any container); print headers, parts, issues",
+                    description="Print one message of PATH: headers, parts, issues. " + _RECOGNITION,
+                    unread="PATH or the message could not be read: unreadable, damaged, no mail "
+                           "(reported)",
+                    usage="a usage error: bad options, or --index past the last message of PATH")
     p.add_argument("file", metavar="PATH", help="a file, a folder (Maildir, MH) or '-'")
     p.add_argument("--json", action="store_true", help="print the message as JSON")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
@@ -85,9 +88,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--full", action="store_true", help="print long text parts whole")
     p.set_defaults(run=run_read)
 
-    s = sub.add_parser("scan", help="decode every message under PATHs; print a summary",
-                       description="Decode every message under PATHs; print a summary. " + _RECOGNITION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s = add_command(sub, "scan", help="decode every message under PATHs; print a summary",
+                    description="Decode every message under PATHs; print a summary. " + _RECOGNITION,
+                    unread="some input could not be read: a failure, an unreadable, damaged or "
+                           "bounded path, a named path that is no mail, a worker lost (reported)")
     s.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or '-'")
     s.add_argument("--json", action="store_true",
                    help="one JSON line per message and skipped path, then a summary line")
@@ -160,9 +164,9 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"onemail: {safe(path)}: no message", file=sys.stderr)
         return 1
     if not args.all and args.index > total:
-        print(f"onemail: {safe(path)}: --index {args.index}, but it holds {total} message(s)",
-              file=sys.stderr)
-        return 1
+        print(f"onemail read: error: --index {args.index}, but {safe(path)} holds {total} "
+              f"message{'s' if total > 1 else ''}", file=sys.stderr)
+        return USAGE
     status = 1 if any(s.reason in PROBLEMS for s in skipped) else 0
     n = 0
     for item in items(True):
