@@ -88,3 +88,13 @@ def test_export_attachments_naming_a_file_is_one_line_and_exit_2(tmp_path, capsy
 def test_rtf_decompress_negative_limit_is_usage_before_reading(tmp_path, capsys):
     assert main(["rtf", "decompress", "--max-output", "-1", str(tmp_path / "missing")]) == 2
     assert "--max-output must be >= 0" in capsys.readouterr().err
+
+
+def test_paths_in_a_folder_given_with_a_slash_show_one_slash(tmp_path, capsys):
+    folder = f"{ROOT / 'examples'}/"
+    assert main(["scan", folder]) == 0
+    out = capsys.readouterr().out
+    assert f"    {ROOT / 'examples' / 'NOTICE'}: no message" in out and "//" not in out
+    assert main(["export", "-o", str(tmp_path / "out.jsonl"), folder]) == 0
+    err = capsys.readouterr().err
+    assert f"onemail export: skipped {ROOT / 'examples' / 'NOTICE'}: not-mail" in err and "//" not in err
