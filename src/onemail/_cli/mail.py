@@ -11,7 +11,9 @@ prints every one, ``--json`` gives JSON (one object; JSON Lines with ``--all``).
 
 ``scan`` decodes every message (on ``--jobs`` processes) and prints a summary: files, messages,
 parts, issues by kind, charsets and how they were chosen, messages that could not be read
-(failures), and every skipped path by reason (:data:`~onemail.message.containers.SKIP_REASONS`);
+(failures), then, by reason (:data:`~onemail.message.containers.SKIP_REASONS`), the paths not
+read (a reason of :data:`PROBLEMS`) and, apart from them, the paths skipped as holding no mail
+to read (each counted once);
 ``--list`` names the messages behind each issue kind. ``--json`` prints one JSON line per
 message (its place, subject, issue counts by kind, charsets, error), one per skipped path, and a
 final summary line (``"type": "summary"``).
@@ -548,11 +550,17 @@ def run_scan(args: argparse.Namespace) -> int:
 
 
 def _print_summary(s: Summary, *, listing: bool = False) -> None:
+    """The human summary: counts that do not overlap (a path not read is not also counted as
+    skipped), then issues, charsets, failures, and what was not read and what was skipped, each
+    by reason with the places."""
     w = sys.stdout.write
     data = s.to_json()
+    not_read = [x for x in s.skipped if x["reason"] in PROBLEMS]
+    passed = [x for x in s.skipped if x["reason"] not in PROBLEMS]
     rows = (("files", s.files), ("messages", s.messages), ("parts", s.parts),
-            ("failures", len(s.failures)), ("unreadable", len(data["unreadable"])),
-            ("skipped", len(s.skipped)))
+            ("failures (messages not readable)", len(s.failures)),
+            ("not read (unreadable, damaged, limit)", len(not_read)),
+            ("skipped (no mail to read)", len(passed)))
     for label, n in rows:
         w(f"{label:<40}{n:>8}\n")
     if data["issues"]:
@@ -569,12 +577,14 @@ def _print_summary(s: Summary, *, listing: bool = False) -> None:
         w("\nfailures\n")
         for f in s.failures:
             w(f"  {safe(_json_place(f['source']))}: {safe(f['error'])}\n")
-    if s.skipped:
-        w("\nskipped by reason\n")
-        for reason, n in data["skipped"].items():
-            w(f"  {reason:<38}{n:>8}\n")
-            _names(w, [f"{_json_place(x)}: {x['detail']}" for x in s.skipped if x["reason"] == reason],
-                   "    ", limit=None if listing else LIST_LIMIT)
+    for title, lines in (("not read, by reason", not_read), ("skipped, by reason", passed)):
+        if lines:
+            w(f"\n{title}\n")
+            counts = Counter(x["reason"] for x in lines)
+            for reason, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+                w(f"  {reason:<38}{n:>8}\n")
+                _names(w, [f"{_json_place(x)}: {x['detail']}" for x in lines if x["reason"] == reason],
+                       "    ", limit=None if listing else LIST_LIMIT)
     if s.pool:
         from ._pool import print_pool_summary
 
