@@ -163,6 +163,10 @@ MEANINGS: dict[str, str] = {
     "AmbiguousMboxContentLength": "An mbox message ended where its Content-Length said, over a "
                                   "'From ' line inside it that would otherwise have separated "
                                   "two messages (mboxcl/mboxcl2).",
+    "AmbiguousNulInText": "NUL characters (U+0000) in the text of a text part: binary content "
+                          "sent as text (RFC 2045 allows no NUL in 7bit or 8bit data). The part "
+                          "stays a text part and the NULs stay in its text (lossless); the issue "
+                          "gives the first run of NUL bytes, one issue per part.",
     # onemail.message.MessageIssueKind: damage of the containers.
     "MalformedHeader": "A header line that is no field (no colon, junk before the name, a fold "
                        "with no field above it), or a body that follows its fields without an "

@@ -38,7 +38,6 @@ that folder); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
@@ -221,8 +220,13 @@ class _JsonSink:
         self.out: BinaryIO = open(path, "wb") if path is not None and self.own else sys.stdout.buffer  # noqa: SIM115 - closed in close()
 
     def write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        self.out.write(line.encode("utf-8", "backslashreplace") + b"\n")
+        """Write one record and a line end (a long text a slice at a time: memory stays a small
+        multiple of the record, escaping NULs as ``\\u0000`` or not)."""
+        from ._jsonout import json_pieces
+
+        for piece in json_pieces(record, separators=(",", ":")):
+            self.out.write(piece.encode("utf-8", "backslashreplace"))
+        self.out.write(b"\n")
 
     def close(self) -> None:
         if self.own:

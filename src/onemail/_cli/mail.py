@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._exits import USAGE, add_command
+from ._jsonout import json_pieces
 from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
@@ -181,13 +182,11 @@ def run_read(args: argparse.Namespace) -> int:
         assert msg is not None  # walked with read=True
         if msg.error:
             status = 1
-        if args.json:
+        if args.json:  # in pieces: a long text is escaped a slice at a time (_jsonout)
             out = {"source": item.source.to_json(), "number": n, "of": total, **msg.to_json()}
-            if args.all:
-                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-            else:
-                json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
-                sys.stdout.write("\n")
+            for piece in json_pieces(out, indent=None if args.all else 1):
+                sys.stdout.write(piece)
+            sys.stdout.write("\n")
         else:
             if total > 1 or args.all:
                 if args.all and n > 1:
