@@ -235,6 +235,13 @@ def nul_body(media_type: bytes):
     return make
 
 
+def nul_utf16_unaligned(n: int) -> bytes:
+    """UTF-16LE text of U+0001 U+0100 (NUL byte pairs off the unit boundary) and one NUL at the
+    end: the search for the first NUL unit of ``AmbiguousNulInText``."""
+    body = _repeat(b"\x01\x00\x00\x01", n) + b"\x00\x00"
+    return _eml(b"Subject: nul\r\nContent-Type: text/plain; charset=utf-16le\r\n", body)
+
+
 def cjk_lead_ascii(label: bytes):
     def make(n: int) -> bytes:
         return _body(label, _repeat(b"\x81\x20", n))
@@ -339,6 +346,7 @@ CLASSES = {
     "euc-kr-lead-ascii": (cjk_lead_ascii(b"euc-kr"), read_run, "read(): EUC-KR 81 20"),
     "nul-text-export": (nul_body(b"text/plain"), export_run, "onemail export: text/plain of NULs"),
     "nul-html-export": (nul_body(b"text/html"), export_run, "onemail export: text/html of NULs"),
+    "nul-utf16-unaligned": (nul_utf16_unaligned, read_run, "read(): UTF-16 NUL bytes off the units"),
 }
 
 

@@ -242,6 +242,12 @@ def test_utf16_nul_units_count_whole_units_on_unit_boundaries():
     text, found = _nul_issues(data, declared="utf-16le")
     assert text == "ab\0\0\u0100" and found == [("AmbiguousNulInText", 4, 4)]
     assert _nul_issues("Ā and ā".encode("utf-16le"), declared="utf-16le")[1] == []  # NUL bytes, no NUL text
+    # a pair, a lone surrogate (one U+FFFD of one unit), a BOM before the NULs: still whole units
+    data = b"\xff\xfe" + "😀".encode("utf-16le") + b"\x00\xd8" + b"\0\0" * 3 + b"a\0"
+    text, found = _nul_issues(data, declared="utf-16le")
+    assert text == "\ufeff😀\ufffd\0\0\0a" and found == [("AmbiguousNulInText", 8, 6)]
+    text, found = _nul_issues("x\0".encode("utf-32be"), declared="utf-32be")
+    assert found == [("AmbiguousNulInText", 4, 4)]
 
 
 def test_text_without_nul_is_not_reported():

@@ -239,11 +239,9 @@ class _ParquetSink:
     """A Parquet file written in row groups of :data:`BATCH` records."""
 
     def __init__(self, path: str) -> None:
-        import pyarrow.parquet as pq
+        from ..message.arrow import parquet_writer
 
-        from ..message.arrow import record_schema
-
-        self.writer = pq.ParquetWriter(path, record_schema())
+        self.writer = parquet_writer(path)
         self.batch: list[dict[str, Any]] = []
 
     def write(self, record: dict[str, Any]) -> None:

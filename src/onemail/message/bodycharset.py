@@ -70,32 +70,36 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None, *,
     """
     text, cs, source = _decode_body(data, media_type, declared, issues=issues)
     if "\0" in text:
-        issues.append(nul_issue(data, cs))
+        issues.append(nul_issue(text, data, cs))
     return text, cs, source
 
 
 _NUL_UNITS = {"utf-16le": 2, "utf-16be": 2, "utf-32le": 4, "utf-32be": 4}
+_NUL_RUN = re.compile("\0+")
 
 
-def nul_issue(data: bytes, charset: Charset) -> TextIssue:
+def nul_issue(text: str, data: bytes, charset: Charset) -> TextIssue:
     """The ``AmbiguousNulInText`` issue (M50) of a body whose text holds U+0000: at the first
-    run of NUL bytes (whole NUL code units in UTF-16/32, counted from the start of ``data``),
-    its length in bytes; one issue per body, whatever the number of runs.
+    run of NUL characters, as byte offset and length in ``data`` (whole code units in
+    UTF-16/32); one issue per body, whatever the number of runs.
 
-    :param data: the body bytes as decoded (after the transfer encoding).
+    :param text: the decoded text (characters), holding at least one U+0000.
+    :param data: the body bytes it was decoded from (after the transfer encoding).
     :param charset: the charset that decoded them.
     """
-    unit = _NUL_UNITS.get(charset.key, 1)
-    zero = b"\0" * unit
-    at = data.find(zero)
-    while at > 0 and at % unit:  # a NUL unit starts on a unit boundary
-        at = data.find(zero, at + 1)
-    if at < 0:  # a NUL the decoder produced otherwise (a code page mapping to U+0000)
-        return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, 0, len(data))  # type: ignore[arg-type]  # message kind
-    end = at + unit
-    while data.startswith(zero, end):
-        end += unit
-    return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, at, end - at)  # type: ignore[arg-type]  # message kind
+    start = text.find("\0")
+    run = _NUL_RUN.match(text, max(start, 0))
+    chars = run.end() - run.start() if run else 1
+    unit = _NUL_UNITS.get(charset.key)
+    if unit is None:  # a NUL byte is a NUL character, and nothing else is (ASCII-compatible)
+        at = data.find(b"\0")
+        if at < 0:  # a NUL the decoder produced otherwise (a code page mapping to U+0000)
+            return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, 0, len(data))  # type: ignore[arg-type]  # message kind
+        return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, at, chars)  # type: ignore[arg-type]  # message kind
+    # UTF-16/32: each character before it is its own length again (a BOM is kept as U+FEFF, an
+    # invalid unit became one U+FFFD of one unit), so the prefix encoded gives the offset
+    at = len(text[:start].encode(charset.key, "surrogatepass"))
+    return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, at, chars * unit)  # type: ignore[arg-type]  # message kind
 
 
 def _decode_body(data: bytes, media_type: str, declared: str | Charset | None, *,
