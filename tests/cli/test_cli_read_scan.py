@@ -144,7 +144,7 @@ def test_scan_finds_mail_without_suffixes_and_names_skips_by_reason(tmp_path, ca
     out = capsys.readouterr().out
     head = dict(line.rsplit(None, 1) for line in out.splitlines()[:6])
     assert head == {"files": "2", "messages": "1", "parts": "1", "failures (messages not readable)": "0",
-                    "not read (unreadable, damaged, limit)": "0", "skipped (no mail to read)": "2"}
+                    "not read (unreadable, damaged, ...)": "0", "skipped (no mail to read)": "2"}
     assert (f"\nskipped, by reason\n  incomplete{1:>36}\n    {maildir}/tmp/3.host: a Maildir tmp/ file: "
             "a message still being delivered\n") in out
     assert f"  not-mail{1:>38}\n    {tmp_path}/notes: no message" in out

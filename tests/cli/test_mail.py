@@ -76,7 +76,7 @@ def test_scan_human_counts_do_not_overlap(tmp_path, capsys):
     assert out.splitlines()[:6] == [
         f"{'files':<40}{4:>8}", f"{'messages':<40}{2:>8}", f"{'parts':<40}{1:>8}",
         f"{'failures (messages not readable)':<40}{1:>8}",
-        f"{'not read (unreadable, damaged, limit)':<40}{1:>8}",
+        f"{'not read (unreadable, damaged, ...)':<40}{1:>8}",
         f"{'skipped (no mail to read)':<40}{2:>8}"]
     assert (f"\nnot read, by reason\n  {'unreadable':<38}{1:>8}\n    {missing}: No such file or "
             f"directory\n\nskipped, by reason\n  {'empty':<38}{1:>8}\n    {tmp_path / 'empty'}: ") in out

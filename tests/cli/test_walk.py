@@ -162,7 +162,7 @@ def test_text_summary_counts_like_json(tmp_path, capsys):
     assert main(["scan", str(tmp_path), str(missing)]) == 1
     text = capsys.readouterr().out
     lines = dict(line.rsplit(None, 1) for line in text.splitlines()[:6])
-    assert (lines["failures (messages not readable)"], lines["not read (unreadable, damaged, limit)"],
+    assert (lines["failures (messages not readable)"], lines["not read (unreadable, damaged, ...)"],
             lines["skipped (no mail to read)"]) == ("1", "1", "0")
     assert "\nfailures\n  " + str(tmp_path / "junk.eml") + ": not a message" in text
     assert (f"\nnot read, by reason\n  unreadable{1:>36}\n    {missing}: No such file or directory\n"

@@ -558,7 +558,7 @@ def _print_summary(s: Summary, *, listing: bool = False) -> None:
     passed = [x for x in s.skipped if x["reason"] not in PROBLEMS]
     rows = (("files", s.files), ("messages", s.messages), ("parts", s.parts),
             ("failures (messages not readable)", len(s.failures)),
-            ("not read (unreadable, damaged, limit)", len(not_read)),
+            ("not read (unreadable, damaged, ...)", len(not_read)),
             ("skipped (no mail to read)", len(passed)))
     for label, n in rows:
         w(f"{label:<40}{n:>8}\n")
