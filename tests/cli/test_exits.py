@@ -7,6 +7,8 @@ import argparse
 import re
 from pathlib import Path
 
+import pytest
+
 from onemail._cli._exits import CODES, HelpFormatter, exit_table
 from onemail.cli import build_parser, main
 
@@ -98,3 +100,11 @@ def test_paths_in_a_folder_given_with_a_slash_show_one_slash(tmp_path, capsys):
     assert main(["export", "-o", str(tmp_path / "out.jsonl"), folder]) == 0
     err = capsys.readouterr().err
     assert f"onemail export: skipped {ROOT / 'examples' / 'NOTICE'}: not-mail" in err and "//" not in err
+
+
+@pytest.mark.parametrize("argv", [["export", "--jobs", "0", "x"], ["scan", "--jobs", "-1", "x"],
+                                  ["read", "--index", "0", "x"], ["export", "--jobs", "two", "x"]])
+def test_counts_below_one_are_the_same_usage_error_everywhere(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: onemail {argv[0]} ") and f"onemail {argv[0]}: error: argument " in err

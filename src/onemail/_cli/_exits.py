@@ -20,6 +20,7 @@ with what it means for that command (:data:`CODES` holds the general wording).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 DONE = 0
@@ -75,6 +76,21 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 _CODE_WIDTH = 5
+
+
+def at_least_one(option: str) -> Callable[[str], int]:
+    """An argparse ``type=`` for ``option`` (``"--jobs"``): a whole number of at least 1, else
+    the usage error (exit code 2) naming the option."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"{option} must be at least 1")
+        return n
+
+    return parse
 
 
 def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, *,

@@ -43,7 +43,7 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ._exits import USAGE, add_command
+from ._exits import USAGE, add_command, at_least_one
 
 if TYPE_CHECKING:
     from ..message.model import Part
@@ -72,7 +72,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--attachments", metavar="DIR",
                    help="save attachments under DIR/<record id>/ and name them in saved_path")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+    p.add_argument("--jobs", "-j", type=at_least_one("--jobs"), default=1, metavar="N",
                    help="worker processes (default 1): shards of the input, written as they finish")
     p.set_defaults(run=run_export)
 
@@ -80,9 +80,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run_export(args: argparse.Namespace) -> int:
     from ..message.containers import Found, walk
 
-    if args.jobs < 1:
-        print("onemail export: --jobs must be at least 1", file=sys.stderr)
-        return 2
     if args.format == "parquet":
         if not args.output:
             print("onemail export: --format parquet needs -o FILE", file=sys.stderr)

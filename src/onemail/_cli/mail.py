@@ -47,7 +47,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ._exits import USAGE, add_command
+from ._exits import USAGE, add_command, at_least_one
 from ._jsonout import json_pieces
 from ._safe import escape_for_terminal
 
@@ -85,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--json", action="store_true", help="print the message as JSON")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--index", type=_index, default=1, metavar="N",
+    which.add_argument("--index", type=at_least_one("--index"), default=1, metavar="N",
                        help="the N-th message of PATH, from 1 (default 1)")
     which.add_argument("--all", action="store_true", help="every message of PATH (JSON Lines with --json)")
     p.add_argument("--full", action="store_true", help="print long text parts whole")
@@ -99,26 +99,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--json", action="store_true",
                    help="one JSON line per message and skipped path, then a summary line")
     s.add_argument("--list", action="store_true", help="name the messages behind each issue kind")
-    s.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N", help="worker processes (default 1)")
+    s.add_argument("--jobs", "-j", type=at_least_one("--jobs"), default=1, metavar="N", help="worker processes (default 1)")
     s.set_defaults(run=run_scan)
-
-
-def _positive(value: str, what: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{what} must be at least 1")
-    return n
-
-
-def _jobs(value: str) -> int:
-    return _positive(value, "--jobs")
-
-
-def _index(value: str) -> int:
-    return _positive(value, "--index")
 
 
 def safe(value: object) -> str:
