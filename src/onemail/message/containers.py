@@ -800,7 +800,8 @@ def _zip_steps(zf: zipfile.ZipFile, archive_bytes: int) -> list[_ZipStep]:
     archive's members knows the output budget left at its first step without decompressing
     anything before it (M45): each member read is charged the size the central directory
     declares for it (``zipfile`` stops a member's output at that size, so it bounds what the
-    member gives); a member that declares more than it may give is not read."""
+    member gives); a member that declares more than it may give is not read, and when it is
+    the archive's budget it exceeds, the budget is spent (the next member ends the walk)."""
     infos = [i for i in zf.infolist() if not i.is_dir()]
     infos.sort(key=lambda i: [name_key(n) for n in _zip_name(i).split("/")])
     tree = _ZipTree(zf, {_zip_name(i): i for i in infos})
@@ -825,6 +826,8 @@ def _zip_steps(zf: zipfile.ZipFile, archive_bytes: int) -> list[_ZipStep]:
         limit = min(budget, _limit(info.compress_size))
         if info.file_size > limit:
             steps.append(_ZipStep(task, "over", info, limit))
+            if limit == budget:  # the archive declares more than its budget: spent
+                budget = 0
             continue
         budget -= info.file_size
         steps.append(_ZipStep(task, "read", info, limit, info.file_size))
