@@ -16,7 +16,10 @@ Recognition (:func:`recognise`) looks at the content; a file name's suffix is on
   (:data:`MAX_RATIO`, :data:`RATIO_FLOOR_BYTES`, :data:`MAX_DECOMPRESSED_BYTES`), then recognised
   again; a ``.zip`` by its local header signature: its members are walked like a folder (names
   never used as file system paths; bounded by :data:`MAX_ZIP_MEMBERS` and the same
-  decompression bounds over the whole archive); an archive inside an archive is not opened;
+  decompression bounds over the whole archive, spent by the members' declared sizes: M45); an
+  archive inside an archive is not opened. The walk of a zip is planned from its central
+  directory alone (:class:`ZipArchive`), so that :mod:`onemail.message.shards` can cut it into
+  ranges of steps read by the same code;
 * an mbox by a first line starting with ``"From "`` (split by :mod:`onemail.message.mbox`);
 * an RFC 5322 message (``eml``) by a first header field line and, within its header section, a
   field every message has one of (``From``, ``Date``, ``Subject``, ``Received``, ... :data:`MAIL_FIELDS`).
@@ -762,7 +765,7 @@ def _zip(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -
         yield place.skipped("limit", "a zip inside an archive or compressed file: not opened")
         return
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)  # type: ignore[arg-type]  # an mmap is a binary file
+        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else _MapFile(data))
     except _ZIP_ERRORS as exc:
         yield place.skipped("damaged", f"not a readable zip archive ({exc})")
         return
@@ -772,6 +775,39 @@ def _zip(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -
             yield place.skipped("empty", "a zip archive without any file")
             return
         yield from _zip_walk(zf, steps, place, ctx, read)
+
+
+class _MapFile(io.RawIOBase):
+    """A read-only, seekable binary file over an ``mmap`` (``zipfile`` asks its file for
+    ``seekable()``, which an ``mmap`` has only from Python 3.13), without copying it."""
+
+    def __init__(self, mm: mmap.mmap) -> None:
+        super().__init__()
+        self._mm = mm
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        base = {os.SEEK_SET: 0, os.SEEK_CUR: self._pos, os.SEEK_END: len(self._mm)}[whence]
+        if base + offset < 0:
+            raise ValueError("negative seek position")
+        self._pos = base + offset
+        return self._pos
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        chunk = self._mm[self._pos:self._pos + len(view)]
+        view[:len(chunk)] = chunk
+        self._pos += len(chunk)
+        return len(chunk)
 
 
 _ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError)

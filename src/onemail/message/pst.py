@@ -14,8 +14,13 @@ recipients, attachments, embedded messages, issues. ``Message.format`` is ``"pst
   sub-folders in name order (:func:`~onemail.message.source.name_key`), so that
   :meth:`Source.key` (folder path, then index) sorts messages back into walk order. Each source
   has ``container="pst"``, ``folder`` the path of names from the top of the store
-  (``Top of Personal Folders/Inbox``; the unnamed root left out), ``index`` the item's position
-  in its folder.
+  (``Top of Personal Folders/Inbox``; the unnamed root left out), ``index`` the message's
+  position among the folder's items of a message class (one that cannot be read keeps its
+  number: M47).
+* **Shards**: :meth:`PstStore.layout` lists the folders in walk order with each item's weight
+  (PidTagMessageSize) and class, and :meth:`PstStore.items` reads a :class:`PstPart` (a range of
+  one folder's items) with the walk's own item code: :mod:`onemail.message.shards` cuts a store
+  into such pieces.
 * **Items that are not messages** (contacts, appointments, tasks, notes, journal entries,
   distribution lists, configuration items) are skipped as ``not-message`` with their message
   class; messages are the classes in :data:`MESSAGE_CLASSES` (and items without a class).

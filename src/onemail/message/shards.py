@@ -22,9 +22,27 @@ walk order, Maildir and MH folders recognised, the paths that cannot be walked).
   batches of the walk's file tasks, closed when a batch holds ``target_bytes`` or
   :data:`MAX_BATCH_FILES` files; each read by the walk's per-file step
   (:func:`onemail.message.containers.walk_task`).
-* **Compressed files, zip archives, PST/OST stores, FIFOs, standard input**: one shard each, read
-  whole by the walk's per-file step (their parts are not cut yet; standard input can be read
-  only by the process that has it).
+* **A zip archive** (of ``target_bytes`` or more, or of at least ``target_bytes //``
+  :data:`SNIFF_DIVISOR` whose members declare ``target_bytes`` or more): ranges of the steps of
+  its walk (:class:`~onemail.message.containers.ZipLayout`: its members in walk order, Maildir
+  and MH folders inside recognised, and the walk's skips), planned from the central directory
+  without decompressing anything, each range holding at least ``target_bytes`` of declared
+  output; each read by :meth:`~onemail.message.containers.ZipArchive.items`, the walk's own
+  member code (bounded members, names never used as paths, nested containers). A member is
+  never cut: a large mbox member is one shard's work. The archive's output budget is spent by
+  declared sizes in walk order, so each range starts with the budget the sequential walk has
+  left there (M45).
+* **A PST/OST store** (of ``target_bytes`` or more): ranges of its walk, folder by folder in
+  walk order and item by item within a folder (:class:`~onemail.message.pst.PstPart`: a
+  folder's route, names and a range of its sub-items, with the index of its first message), each
+  of at least ``target_bytes`` of items (PidTagMessageSize). Planning opens every item to read
+  its message class (so that a piece knows its first message's index, M47), nothing more; each
+  piece is read by :meth:`~onemail.message.pst.PstStore.items`, the walk's own item code. An
+  item is never cut (its attachments and embedded messages go with it).
+* **Compressed files, FIFOs, standard input**: one shard each, read whole by the walk's
+  per-file step (a compressed stream cannot be entered past its start without decompressing
+  what is before: docs/scale.md "Limits"; standard input can be read only by the process that
+  has it).
 * **What the walk cannot walk** (a missing path, a folder that cannot be listed): a shard that
   gives the walk's ``Skipped`` item.
 
@@ -35,9 +53,12 @@ FIFO: never opened, opening one would wait for a writer), or shorter than the ra
 ``Found`` item for the whole range, its :class:`Source` the range (first index, offset, length)
 and its message's :attr:`~onemail.message.Message.error` what changed; a range whose bytes no
 longer split into the planned messages gives the messages it does find, then one such item for
-the rest. A file of a batch is checked as the walk checks a folder's files (a FIFO is a
-``Skipped`` item, ``not-regular``, and is not opened). Reading a shard never raises on what it
-finds on disk and never touches another shard's bytes.
+the rest. A zip or PST/OST shard also records the file's fingerprint (a digest of the central
+directory, of the store's header) and, for a PST piece, its folder's route and number of items:
+a file that changed is one error message for the shard, or for the PST pieces from the first
+that no longer matches (M46). A file of a batch is checked as the walk checks a folder's files
+(a FIFO is a ``Skipped`` item, ``not-regular``, and is not opened). Reading a shard never
+raises on what it finds on disk and never touches another shard's bytes.
 """
 
 from __future__ import annotations
@@ -112,16 +133,21 @@ _BOM = b"\xef\xbb\xbf"
 class Shard:
     """One piece of work (module docstring). Frozen, picklable, comparable.
 
-    :param kind: one of :data:`KINDS`: ``"mbox"`` (a byte range of an mbox), ``"files"`` (a
+    :param kind: one of :data:`KINDS`: ``"mbox"`` (a byte range of an mbox), ``"zip"`` (a range
+        of a zip archive's walk), ``"pst"`` (pieces of a PST/OST store), ``"files"`` (a
         batch of the walk's files), ``"whole"`` (one file or stream read whole), ``"skipped"``
         (what the walk cannot walk: reading gives :attr:`skipped`).
     :param tasks: the walk's file tasks (:class:`~onemail.message.containers.FileTask`):
-        one for ``"mbox"`` and ``"whole"``, the batch for ``"files"``, none for ``"skipped"``.
-    :param start: ``"mbox"``: byte offset of the first message's separator line; else 0.
+        one for ``"mbox"``, ``"zip"``, ``"pst"`` and ``"whole"``, the batch for ``"files"``, none
+        for ``"skipped"``.
+    :param start: ``"mbox"``: byte offset of the first message's separator line; ``"zip"``: the
+        first step; else 0.
     :param end: ``"mbox"``: byte offset where the last message ends (its
-        :attr:`Source.offset` + :attr:`Source.length`); else 0.
+        :attr:`Source.offset` + :attr:`Source.length`); ``"zip"``: the step after the last;
+        else 0.
     :param index: ``"mbox"``: the :attr:`Source.index` of the first message; else 0.
-    :param count: ``"mbox"``: messages planned; else the number of tasks.
+    :param count: ``"mbox"``: messages planned; ``"zip"``: steps; ``"pst"``: sub-items; else the
+        number of tasks.
     :param size: bytes of the file at planning (``"files"``: of the batch's files), -1 unknown.
     :param mtime_ns: the file's modification time at planning (ns), or -1.
     :param skipped: ``"skipped"``: the walk's item, else ``None``.
