@@ -702,3 +702,26 @@ def test_pst_item_that_cannot_be_read_keeps_its_index(tmp_path, monkeypatch):
     assert unread == list(range(8))  # read=False builds no message: no damage, no gap
     assert inbox == sorted(inbox) and set(inbox) < set(unread)  # the gaps: the damaged items
     assert _in_plan_order([path], target_bytes=1) == sequential
+
+
+def test_zip_shards_read_interleaved_and_after_another_archive(tmp_path):
+    """A thread keeps the last zip it read open for its next shard: shards read interleaved
+    (two unfinished at once), after another archive's, and after the file was replaced (same
+    size, new central directory) all give what they should."""
+    path, planned = _zip_shards(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    other_path, other_planned = _zip_shards(other)
+    sequential = list(walk([path]))
+    a, b = messages(planned[0]), messages(planned[1])
+    first = [next(a), next(b)]
+    interleaved = first[:1] + list(a) + first[1:] + list(b)
+    assert interleaved == [i for s in planned[:2] for i in messages(s)]
+    mixed = [i for s, o in zip(planned, other_planned, strict=False) for i in (*messages(s), *messages(o))]
+    assert [i for i in mixed if i.source.path == str(path)] == sequential[:len([
+        i for s in planned[:len(other_planned)] for i in messages(s)])]
+    raw = path.read_bytes()
+    path.write_bytes(raw.replace(b"m07.eml", b"m07.txt"))
+    assert list(messages(planned[0])) == [_zip_changed(planned[0], "its central directory is not the one planned")]
+    path.write_bytes(raw)
+    assert [i for s in planned for i in messages(s)] == sequential
