@@ -69,7 +69,7 @@ import os
 import re
 import stat
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -78,7 +78,6 @@ from .containers import (
     FileTask,
     Found,
     Skipped,
-    ZipArchive,
     open_zip,
     recognise,
     tasks,
@@ -637,28 +636,25 @@ def _read_pst_range(shard: Shard, repair: bool) -> Iterator[Found | Skipped]:
 
     task = shard.tasks[0]
     try:
-        with _open_regular(task.file) as f:
-            size = os.fstat(f.fileno()).st_size
+        with _held(task.file, open_store) as (size, store):
             if size != shard.size:
                 yield _changed(shard, f"{size} bytes, {shard.size} planned")
                 return
-            store = open_store(f)
             if store is None:
                 yield _changed(shard, EXTRA_MESSAGE)
                 return
             if isinstance(store, str):
                 yield _changed(shard, f"not a readable PST/OST file ({store})")
                 return
-            with store:
-                if store.fingerprint != shard.fingerprint:
-                    yield _changed(shard, "its header is not the one planned")
+            if store.fingerprint != shard.fingerprint:
+                yield _changed(shard, "its header is not the one planned")
+                return
+            for n, part in enumerate(shard.parts):
+                try:
+                    yield from walk_pst_part(task, store, part, repair=repair)
+                except PstChanged as exc:
+                    yield _changed(shard, str(exc), n)
                     return
-                for n, part in enumerate(shard.parts):
-                    try:
-                        yield from walk_pst_part(task, store, part, repair=repair)
-                    except PstChanged as exc:
-                        yield _changed(shard, str(exc), n)
-                        return
     except OSError as exc:
         yield _changed(shard, _problem(task.file, exc))
 
@@ -668,7 +664,7 @@ def _read_zip_range(shard: Shard, repair: bool) -> Iterator[Found | Skipped]:
     archive is checked to be the one planned: the same size and central directory."""
     task = shard.tasks[0]
     try:
-        with _held_zip(task.file) as (size, archive):
+        with _held(task.file, open_zip) as (size, archive):
             if size != shard.size:
                 yield _changed(shard, f"{size} bytes, {shard.size} planned")
                 return
@@ -684,68 +680,72 @@ def _read_zip_range(shard: Shard, repair: bool) -> Iterator[Found | Skipped]:
 
 
 class _Held(threading.local):
-    """The zip archive a thread read last, kept open: the shards of one archive that a worker
-    reads one after another parse its central directory once (reading it costs about 12 us a
-    member, which every shard of a 100,000-member archive would pay again)."""
+    """The zip archive or PST/OST store a thread read last, kept open: the shards of one file
+    that a worker reads one after another open it once (a zip's central directory costs about
+    12 us a member to read, which every shard of a 100,000-member archive would pay again;
+    ``pypff`` reads a store's index when it opens it)."""
 
     key: tuple[Any, ...] | None = None
     file: BinaryIO | None = None
-    archive: ZipArchive | None = None
+    opened: Any = None
     busy = False
 
     def drop(self) -> None:
-        if self.archive is not None:
-            self.archive.close()
+        if self.opened is not None and not isinstance(self.opened, str):
+            self.opened.close()
         if self.file is not None:
             self.file.close()
-        self.key = self.file = self.archive = None
+        self.key = self.file = self.opened = None
 
 
 _HELD = _Held()
 
 
-def _identity(st: os.stat_result, file: str) -> tuple[Any, ...]:
+def _identity(st: os.stat_result, file: str, opener: Any) -> tuple[Any, ...]:
     from . import containers as c
 
     bounds = (c.MAX_RATIO, c.RATIO_FLOOR_BYTES, c.MAX_DECOMPRESSED_BYTES, c.MAX_ZIP_MEMBERS)
-    return (os.getpid(), file, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode, bounds)
+    return (os.getpid(), opener, file, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode,
+            bounds)
 
 
 @contextlib.contextmanager
-def _held_zip(file: str) -> Iterator[tuple[int, ZipArchive | None]]:
-    """``(size, archive)`` of the zip ``file`` (``None``: no readable archive), from the
-    thread's held archive when the path still names the same file (device, inode, size,
-    modification time and mode, under the same bounds; in the same process: a forked child never shares the parent's
-    file offset), else opened afresh (:func:`_open_regular`, so a FIFO is never
-    opened for reading) and held for the next shard. An archive in use by an unfinished
-    shard of this thread is not shared: the other is opened for itself. Raises ``OSError``."""
+def _held(file: str, opener: Callable[[BinaryIO], Any]) -> Iterator[tuple[int, Any]]:
+    """``(size, opener(f))`` for the file ``file`` (``opener``: :func:`open_zip` or
+    :func:`~onemail.message.pst.open_store`), from the thread's held one when the path still
+    names the same file (device, inode, size, modification time and mode, under the same
+    bounds; in the same process: a forked child never shares the parent's file offset), else
+    opened afresh (:func:`_open_regular`, so a FIFO is never opened for reading) and held for
+    the next shard. One in use by an unfinished shard of this thread is not shared: the other
+    is opened for itself. What the opener gives that cannot be read (``None``, a problem text)
+    is not held. Raises ``OSError``."""
     held = _HELD
-    if not held.busy and held.key is not None and held.key == _identity(os.stat(file), file):
+    if not held.busy and held.key is not None and held.key == _identity(os.stat(file), file, opener):
         held.busy = True
         try:
-            yield os.fstat(held.file.fileno()).st_size if held.file else 0, held.archive
+            yield os.fstat(held.file.fileno()).st_size if held.file else 0, held.opened
         finally:
             held.busy = False
         return
     f = _open_regular(file)
     try:
         st = os.fstat(f.fileno())
-        archive = open_zip(f)
+        opened = opener(f)
     except BaseException:
         f.close()
         raise
-    if archive is None or held.busy:
+    if opened is None or isinstance(opened, str) or held.busy:
         try:
-            yield st.st_size, archive
+            yield st.st_size, opened
         finally:
-            if archive is not None:
-                archive.close()
+            if opened is not None and not isinstance(opened, str):
+                opened.close()
             f.close()
         return
     held.drop()
-    held.key, held.file, held.archive, held.busy = _identity(st, file), f, archive, True
+    held.key, held.file, held.opened, held.busy = _identity(st, file, opener), f, opened, True
     try:
-        yield st.st_size, archive
+        yield st.st_size, opened
     finally:
         held.busy = False
 
