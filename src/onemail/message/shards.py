@@ -78,6 +78,7 @@ from .containers import (
     FileTask,
     Found,
     Skipped,
+    ZipArchive,
     open_zip,
     recognise,
     tasks,
@@ -634,47 +635,54 @@ def _read_pst_range(shard: Shard, repair: bool) -> Iterator[Found | Skipped]:
     planned, and the pieces after it, are one error message."""
     from .pst import EXTRA_MESSAGE, PstChanged, open_store
 
-    task = shard.tasks[0]
-    try:
-        with _held(task.file, open_store) as (size, store):
-            if size != shard.size:
-                yield _changed(shard, f"{size} bytes, {shard.size} planned")
+    def problem(store: Any) -> str | None:
+        if store is None:
+            return EXTRA_MESSAGE
+        if isinstance(store, str):
+            return f"not a readable PST/OST file ({store})"
+        return None if store.fingerprint == shard.fingerprint else "its header is not the one planned"
+
+    def read(store: Any) -> Iterator[Found | Skipped]:
+        for n, part in enumerate(shard.parts):
+            try:
+                yield from walk_pst_part(shard.tasks[0], store, part, repair=repair)
+            except PstChanged as exc:
+                yield _changed(shard, str(exc), n)
                 return
-            if store is None:
-                yield _changed(shard, EXTRA_MESSAGE)
-                return
-            if isinstance(store, str):
-                yield _changed(shard, f"not a readable PST/OST file ({store})")
-                return
-            if store.fingerprint != shard.fingerprint:
-                yield _changed(shard, "its header is not the one planned")
-                return
-            for n, part in enumerate(shard.parts):
-                try:
-                    yield from walk_pst_part(task, store, part, repair=repair)
-                except PstChanged as exc:
-                    yield _changed(shard, str(exc), n)
-                    return
-    except OSError as exc:
-        yield _changed(shard, _problem(task.file, exc))
+
+    yield from _read_held(shard, open_store, problem, read)
 
 
 def _read_zip_range(shard: Shard, repair: bool) -> Iterator[Found | Skipped]:
     """The steps of a zip archive's walk a shard covers (:meth:`ZipArchive.items`), once the
     archive is checked to be the one planned: the same size and central directory."""
+
+    def problem(archive: Any) -> str | None:
+        if archive is None:
+            return "no readable zip archive"
+        if archive.layout.fingerprint != shard.fingerprint:
+            return "its central directory is not the one planned"
+        return None
+
+    def read(archive: ZipArchive) -> Iterator[Found | Skipped]:
+        return archive.items(shard.tasks[0], first=shard.start, stop=shard.end, repair=repair)
+
+    yield from _read_held(shard, open_zip, problem, read)
+
+
+def _read_held(shard: Shard, opener: Callable[[BinaryIO], Any], problem: Callable[[Any], str | None],
+               read: Callable[[Any], Iterator[Found | Skipped]]) -> Iterator[Found | Skipped]:
+    """Open the shard's file with ``opener`` (held: :func:`_held`); a size other than planned,
+    or what ``problem`` finds in the opened file, is the one error message in the shard's place
+    (M46); else ``read(opened)``'s items."""
     task = shard.tasks[0]
     try:
-        with _held(task.file, open_zip) as (size, archive):
-            if size != shard.size:
-                yield _changed(shard, f"{size} bytes, {shard.size} planned")
+        with _held(task.file, opener) as (size, opened):
+            why = f"{size} bytes, {shard.size} planned" if size != shard.size else problem(opened)
+            if why is not None:
+                yield _changed(shard, why)
                 return
-            if archive is None:
-                yield _changed(shard, "no readable zip archive")
-                return
-            if archive.layout.fingerprint != shard.fingerprint:
-                yield _changed(shard, "its central directory is not the one planned")
-                return
-            yield from archive.items(task, first=shard.start, stop=shard.end, repair=repair)
+            yield from read(opened)
     except OSError as exc:
         yield _changed(shard, _problem(task.file, exc))
 
