@@ -197,15 +197,29 @@ def _decode(data: bytes, codec: str) -> tuple[str, int]:
         text = codecs.charmap_decode(data, "replace", _table(codec[6:]))[0]
         return text, text.count("\ufffd")
     try:
-        return data.decode(codec), 0
+        return _strict(data, codec), 0
     except UnicodeDecodeError:
         pass
     return _decode_replace(data, codec)
 
 
+def _strict(data: bytes, codec: str) -> str:
+    """``data.decode(codec)``; the CJK codecs' C decode functions are looked up once
+    (``bytes.decode(name)`` looks the codec up by its name on every call, which costs as much
+    as decoding a short sample; UTF-8, UTF-16/32 and Latin-1 have faster paths there)."""
+    fast = _CJK_DECODE.get(codec)
+    return data.decode(codec) if fast is None else fast(data)[0]
+
+
+def _replacing(data: bytes, codec: str) -> str:
+    """``data.decode(codec, "replace")``, as :func:`_strict` does."""
+    fast = _CJK_DECODE.get(codec)
+    return data.decode(codec, "replace") if fast is None else fast(data, "replace")[0]
+
+
 def _decode_replace(data: bytes, codec: str) -> tuple[str, int]:
     """:func:`_decode` of bytes a strict decode has already failed on."""
-    text = data.decode(codec, "replace")
+    text = _replacing(data, codec)
     errors = text.count("\ufffd")
     if codec == "utf-8":
         errors -= data.count(b"\xef\xbf\xbd")
@@ -258,7 +272,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
             failed = True  # (the strict decode would fail before the last three bytes)
         else:
             try:
-                decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
+                decoded = _strict(data, codec), 0  # clean: the text is kept, not decoded again
             except UnicodeDecodeError as exc:
                 failed = True
                 cut_short = exc.start >= len(data) - 3
@@ -303,6 +317,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
 
 
 _CJK_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
+_CJK_DECODE = {codec: codecs.lookup(codec).decode for codec in _CJK_CODECS}
 
 
 def _frequency_pattern() -> re.Pattern[str]:
