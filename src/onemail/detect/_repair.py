@@ -1465,11 +1465,11 @@ def repair_possible(text: str) -> bool:
         for right in rights if wrong not in ("gbk", "big5") else rights + korean:
             if right == wrong:
                 continue
-            if right != "utf-8" and not _two_east(data, right, memo, wrong):
-                continue  # no run of two double-byte characters can come out (_east_ok)
-            out = _decode(data, right)
+            out = _decode(data, right)  # (a failed decode, the common case, is cheaper than a search)
             if out is None or out == text:
                 continue
+            if right != "utf-8" and not _two_east(data, right, memo, wrong):
+                continue  # no run of two double-byte characters can come out (_east_ok)
             if right in korean and len(rights) == 1 and not _korean_syllables(out):
                 continue  # (before the counts: D48's syllables, counted with patterns)
             if right != "utf-8" and not _east_ok(classify(out)):
