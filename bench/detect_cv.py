@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                 marks.append(bench.right(fn(data), ref, data, prefix, decode))
             ok[name] = marks
         if "onemail" in ok:
-            for (_, _, enc, _, data), right in zip(rows, ok["onemail"], strict=True):
+            for (_, _, _, _, data), right in zip(rows, ok["onemail"], strict=True):
                 conf = _confidence(data)
                 if conf is not None:
                     calibration.append((conf, right))
