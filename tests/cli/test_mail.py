@@ -102,9 +102,9 @@ def test_scan_jobs_capped_at_usable_cpus(monkeypatch, capsys):
     """More workers than CPUs only cost time: with one CPU, --jobs 4 runs in this process."""
     import multiprocessing
 
-    import onemail._cli.mail as mail
+    from onemail._cli import _pool
 
-    monkeypatch.setattr(mail, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(_pool, "usable_cpus", lambda: 1)
     monkeypatch.setattr(multiprocessing, "Pool", None)  # calling it would fail the test
     assert main(["scan", str(EXAMPLES), "--json", "--jobs", "4"]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[-1])["messages"] == 6
