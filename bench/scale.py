@@ -19,10 +19,11 @@ Two ratios of ``--jobs N`` to ``--jobs 1`` are printed for scan and export (goal
 jobs on a two-core machine):
 
 * **by the wall clock**: true only on otherwise idle cores;
-* **from CPU seconds**: the CPU seconds of ``--jobs 1`` over the largest CPU seconds of any one
-  process of the ``--jobs N`` run (its parent or a worker). On N idle cores the run lasts as
-  long as its busiest process, so this is the wall-clock ratio idle cores would give, and the
-  neighbours' load does not change it (a process's CPU seconds are its own work).
+* **from CPU seconds**: the CPU seconds of ``--jobs 1`` over the larger of the CPU seconds of
+  the busiest process of the ``--jobs N`` run (its parent or a worker) and those of all its
+  processes over N. On N idle cores the run lasts at least as long as each, so this is the
+  wall-clock ratio idle cores would give, and the neighbours' load does not change it (a
+  process's CPU seconds are its own work).
 
 While each command runs, ``/proc/PID/stat`` and ``/proc/PID/status`` of it and of every process
 under it are read every 0.1 s: the CPU seconds of each (the last value read before it ended)
@@ -235,9 +236,12 @@ def load() -> str:
 
 
 def ratios(one: Run, many: Run, jobs: int) -> str:
-    return (f"{many.name} / {one.name}: {one.wall / many.wall:.2f}x by the wall clock, "
-            f"{one.cpu / many.busiest:.2f}x from CPU seconds ({one.cpu:.1f} s over the busiest "
-            f"process's {many.busiest:.1f} s; goal >= {0.9 * jobs:.1f})")
+    """The wall-clock ratio and the one idle cores would give (module docstring)."""
+    ideal = one.cpu / max(many.busiest, many.cpu / jobs)
+    return (f"{many.name} / {one.name}: {one.wall / many.wall:.2f}x by the wall clock; "
+            f"{ideal:.2f}x from CPU seconds, on {jobs} idle cores ({one.cpu:.1f} s over the larger "
+            f"of the busiest process's {many.busiest:.1f} s and all processes' {many.cpu:.1f} s / "
+            f"{jobs}; goal >= {0.9 * jobs:.1f})")
 
 
 def main(argv: list[str] | None = None) -> int:
