@@ -30,18 +30,21 @@ Parquet file is closed with the row groups written), the summary line is printed
 Exit codes: 0 every input was read; 1 something was not: an unreadable or damaged input, a
 limit met, an input that needs a missing extra, a message that could not be read (its record has
 ``error``), an attachment not written (the other records are still written), a worker lost; 2 a
-usage error (bad options, ``--format parquet`` without ``-o`` or without pyarrow, an output file
-that cannot be created); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
+usage error, found before any work (bad options, ``--format parquet`` without ``-o`` or without
+pyarrow, an output file or an ``--attachments`` folder that cannot be created, a file named as
+that folder); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+
+from ._exits import USAGE, add_command, at_least_one
 
 if TYPE_CHECKING:
     from ..message.model import Part
@@ -56,12 +59,14 @@ text, or the records for Parquet)."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "export", help="write one record per message (JSON Lines or Parquet), attachments on disk",
+    p = add_command(
+        sub, "export", help="write one record per message (JSON Lines or Parquet), attachments on disk",
         description="Write one record per message found under PATHs (files, folders, - for "
                     "standard input; containers recognised by content) as JSON Lines (default, to "
-                    "standard output) or Parquet. Exit codes: 0 all read, 1 some input not read "
-                    "(reported; the rest written), 2 usage.")
+                    "standard output) or Parquet.",
+        unread="some input was not read, or an attachment not saved (reported; the rest written)",
+        usage="a usage error: bad options, --format parquet without -o or pyarrow, an output "
+              "file or --attachments folder that cannot be created (before any work)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders, or - for standard input")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
     p.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl",
@@ -69,7 +74,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--attachments", metavar="DIR",
                    help="save attachments under DIR/<record id>/ and name them in saved_path")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+    p.add_argument("--jobs", "-j", type=at_least_one("--jobs"), default=1, metavar="N",
                    help="worker processes (default 1): shards of the input, written as they finish")
     p.set_defaults(run=run_export)
 
@@ -78,13 +83,10 @@ def run_export(args: argparse.Namespace) -> int:
     from ..message.containers import Found, walk
     from . import _pool
 
-    if args.jobs < 1:
-        print("onemail export: --jobs must be at least 1", file=sys.stderr)
-        return 2
     if args.jobs > 1 and "-" in args.paths:
         print("onemail export: --jobs reads files and folders; standard input ('-') is read by "
               "this process alone: run without --jobs", file=sys.stderr)
-        return 2
+        return USAGE
     if args.format == "parquet":
         if not args.output:
             print("onemail export: --format parquet needs -o FILE", file=sys.stderr)
@@ -96,6 +98,11 @@ def run_export(args: argparse.Namespace) -> int:
         except MissingExtra as exc:
             print(f"onemail export: {exc}", file=sys.stderr)
             return 2
+    if args.attachments is not None:
+        problem = _folder_problem(args.attachments)
+        if problem:
+            print(f"onemail export: --attachments {_shown(args.attachments)}: {problem}", file=sys.stderr)
+            return USAGE
     try:
         sink = _ParquetSink(args.output) if args.format == "parquet" else _JsonSink(args.output)
     except OSError as exc:
@@ -130,6 +137,21 @@ def run_export(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     return 1 if failed else 0
+
+
+def _folder_problem(path: str) -> str | None:
+    """Create the attachments folder ``path`` when missing; return why it cannot take files
+    (a file of that name, no permission), or ``None``: checked once before any work, so that a
+    wrong ``--attachments`` is one error line, not one per attachment."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except FileExistsError:
+        return "not a folder"
+    except OSError as exc:
+        return f"cannot create it: {exc.strerror or exc}"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "not writable"
+    return None
 
 
 def report_skipped(reason: str, where: str, detail: str, skipped: Counter[str], *,
@@ -190,10 +212,23 @@ def _shown(text: str | None) -> str:
 
 
 def json_line(record: dict[str, Any]) -> bytes:
-    """One record as a line of JSON Lines: UTF-8, compact, keys in the record's order, a lone
-    surrogate (an undecodable path byte) as the escape ``\\udcXX``; ends in a line feed."""
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    return line.encode("utf-8", "backslashreplace") + b"\n"
+    """One record as a line of JSON Lines, as :meth:`_JsonSink.write` writes it: UTF-8, compact,
+    keys in the record's order, a lone surrogate (an undecodable path byte) as the escape
+    ``\\udcXX``; ends in a line feed. Whole in memory: for records without a long text
+    (:func:`_long`)."""
+    from ._jsonout import json_pieces
+
+    return b"".join(piece.encode("utf-8", "backslashreplace")
+                    for piece in json_pieces(record, separators=(",", ":"))) + b"\n"
+
+
+def _long(record: dict[str, Any]) -> bool:
+    """Whether a record holds a text that :meth:`_JsonSink.write` escapes a slice at a time (a
+    string longer than ``_jsonout.LONG`` characters): a worker sends such a record itself, not
+    its line, so that its escaped text is never whole in memory."""
+    from ._jsonout import LONG
+
+    return any(isinstance(v, str) and len(v) > LONG for v in record.values())
 
 
 class _JsonSink:
@@ -204,7 +239,13 @@ class _JsonSink:
         self.out: BinaryIO = open(path, "wb") if path is not None and self.own else sys.stdout.buffer  # noqa: SIM115 - closed in close()
 
     def write(self, record: dict[str, Any]) -> None:
-        self.out.write(json_line(record))
+        """Write one record and a line end (a long text a slice at a time: memory stays a small
+        multiple of the record, escaping NULs as ``\\u0000`` or not)."""
+        from ._jsonout import json_pieces
+
+        for piece in json_pieces(record, separators=(",", ":")):
+            self.out.write(piece.encode("utf-8", "backslashreplace"))
+        self.out.write(b"\n")
 
     def write_lines(self, data: bytes) -> None:
         """Write records already made lines by :func:`json_line`."""
@@ -221,11 +262,9 @@ class _ParquetSink:
     """A Parquet file written in row groups of :data:`BATCH` records."""
 
     def __init__(self, path: str) -> None:
-        import pyarrow.parquet as pq
+        from ..message.arrow import parquet_writer
 
-        from ..message.arrow import record_schema
-
-        self.writer = pq.ParquetWriter(path, record_schema())
+        self.writer = parquet_writer(path)
         self.batch: list[dict[str, Any]] = []
 
     def write(self, record: dict[str, Any]) -> None:
@@ -251,12 +290,12 @@ class _ParquetSink:
 
 class Chunk(NamedTuple):
     """What a worker of ``export --jobs`` sends for up to :data:`CHUNK` walk items of a shard
-    (messages and skips): ``messages`` read, their ``records`` (JSON Lines ``bytes`` made by :func:`json_line`, or
-    the record dicts for Parquet), whether one ``failed``, the ``counts`` of
+    (messages and skips): ``messages`` read, their ``records`` (each a line made by
+    :func:`json_line`, or the record itself: for Parquet, and a record with a long text), whether one ``failed``, the ``counts`` of
     :func:`export_message`, and the ``skipped`` items as ``(reason, where, detail, named)``."""
 
     messages: int
-    records: bytes | list[dict[str, Any]]
+    records: list[bytes | dict[str, Any]]
     failed: bool
     counts: dict[str, int]
     skipped: list[tuple[str, str, str, bool]]
@@ -271,7 +310,8 @@ def export_work(shard: Any, *, attachments: str | None = None, repair: bool = Fa
     from ..message.shards import messages
 
     def chunk() -> Chunk:
-        data: bytes | list[dict[str, Any]] = b"".join(json_line(r) for r in records) if lines else records
+        data: list[bytes | dict[str, Any]] = [
+            r if not lines or _long(r) else json_line(r) for r in records]
         return Chunk(counts["messages"], data, failed, dict(counts), skips)
 
     n, records, failed, counts, skips = 0, [], False, Counter[str](), []
@@ -310,11 +350,11 @@ def export_paths(args: Any, sink: _JsonSink | _ParquetSink, counts: Counter[str]
     def on_items(shard: Any, items: list[Chunk]) -> None:
         nonlocal failed
         for chunk in items:
-            if isinstance(chunk.records, bytes):
-                if isinstance(sink, _JsonSink):
-                    sink.write_lines(chunk.records)
-            else:
-                for r in chunk.records:
+            for r in chunk.records:
+                if isinstance(r, bytes):
+                    if isinstance(sink, _JsonSink):
+                        sink.write_lines(r)
+                else:
                     sink.write(r)
             counts.update(chunk.counts)
             failed |= chunk.failed
