@@ -1,31 +1,40 @@
 #!/usr/bin/env python3
-"""Scale-out: messages per second on one core, two cores and a Dask LocalCluster, and the peak
-memory of every process, in one run (issue 15).
+"""Scale-out: messages per second on one core, on ``--jobs`` cores and on a Dask LocalCluster,
+the CPU seconds of every process, and the peak memory of every process, in one run (issue 15).
 
-Builds, in a temporary folder, an mbox of ``--big-mb`` (1024) MB and one of ``--small-mb`` (200)
-MB from the messages of ``../shared/corpus/mail/`` (every ``.eml``, its envelope line dropped,
-``From `` lines quoted the mboxrd way, repeated until the size is reached), then runs, each in a
-fresh process:
+Builds, in a temporary folder (or ``--keep DIR``, reused when its mboxes have the sizes asked
+for), an mbox of ``--size`` (1024) MB and one of ``--small`` (200) MB from the messages of
+``../shared/corpus/mail/`` (every ``.eml``, its envelope line dropped, ``From `` lines quoted the
+mboxrd way, repeated until the size is reached), then runs, each in a fresh process:
 
-* ``onemail scan --jobs 1 BIG --json`` (the anchor: one process, the sequential walk);
-* ``onemail scan --jobs 2 BIG --json`` (shards on the pool of two workers);
-* ``onemail export --jobs 2 BIG -o /dev/null`` (records built, as Dask builds them);
-* a Dask ``LocalCluster(n_workers=2, threads_per_worker=1, processes=True)`` counting the
+* ``onemail scan --jobs 1 BIG --json`` (the anchor: one process, the sequential walk) and
+  ``onemail scan --jobs N BIG --json`` (shards on the pool of N workers);
+* ``onemail export --jobs 1 BIG -o /dev/null`` and ``--jobs N`` (records built and written);
+* a Dask ``LocalCluster(n_workers=N, threads_per_worker=1, processes=True)`` counting the
   messages among the records of ``onemail.dask.bag([BIG])`` (records of nested messages left
   out of the count; cluster start-up timed apart);
-* ``onemail scan --jobs 1`` and ``--jobs 2`` of SMALL, for memory.
+* ``onemail scan --jobs 1`` and ``--jobs N`` of SMALL, for memory.
 
-Wall time (the pool runs processes; CPU time of one process says nothing), messages/s, and the
-ratio of ``--jobs 2`` to ``--jobs 1`` (goal >= 1.8 on an otherwise idle two-core machine). While
-each command runs, ``/proc/PID/status`` of it and of every process under it is read every 0.1 s:
-the peak ``RssAnon`` (anonymous memory: what the process allocated, not the mbox pages the
-kernel caches or maps) of the command's own process and the highest of its workers are printed,
-for the small and the big mbox (goal: the same for both, independent of the mbox's size). The
-machine's load average is printed before and after: on a shared machine the ratio is only as
-good as the idle cores.
+Two ratios of ``--jobs N`` to ``--jobs 1`` are printed for scan and export (goal >= 1.8 for two
+jobs on a two-core machine):
 
-Run: ``python bench/scale.py [--big-mb 1024] [--small-mb 200] [--no-dask] [--keep DIR]``.
-Needs the package; the Dask row needs the ``onemail[dask]`` extra (skipped without it).
+* **by the wall clock**: true only on otherwise idle cores;
+* **from CPU seconds**: the CPU seconds of ``--jobs 1`` over the larger of the CPU seconds of
+  the busiest process of the ``--jobs N`` run (its parent or a worker) and those of all its
+  processes over N. On N idle cores the run lasts at least as long as each, so this is the
+  wall-clock ratio idle cores would give, and the neighbours' load does not change it (a
+  process's CPU seconds are its own work).
+
+While each command runs, ``/proc/PID/stat`` and ``/proc/PID/status`` of it and of every process
+under it are read every 0.1 s: the CPU seconds of each (the last value read before it ended)
+and the peak ``RssAnon`` (anonymous memory: what the process allocated, not the mbox pages the
+kernel caches or maps) of the command's own process and the highest of its workers, for the
+small and the big mbox (goal: the same for both, independent of the mbox's size). The machine's
+load average is printed before each command and at the end.
+
+Run: ``python bench/scale.py [--size 1024] [--small 200] [--jobs 2] [--no-export] [--no-dask]
+[--keep DIR]``; ``--small 0`` leaves the memory rows out. Needs the package; the Dask row needs
+the ``onemail[dask]`` extra (left out without it).
 """
 
 from __future__ import annotations
@@ -33,12 +42,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +61,7 @@ from distributed import Client, LocalCluster
 import onemail.dask as od
 if __name__ == "__main__":
     t = time.monotonic()
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    with LocalCluster(n_workers=int(sys.argv[2]), threads_per_worker=1, processes=True,
                       dashboard_address=":0") as cluster, Client(cluster):
         up = time.monotonic() - t
         t = time.monotonic()
@@ -82,7 +93,20 @@ def build(path: Path, size: int) -> int:
     return n
 
 
-def _children() -> dict[int, int]:
+def built(path: Path, size: int) -> int:
+    """The mbox at ``path`` of about ``size`` bytes (reused when a kept one is that size, its
+    message count in ``PATH.count``); return its messages."""
+    count = path.with_suffix(".count")
+    if path.exists() and count.exists():
+        n, want = (int(x) for x in count.read_text().split())
+        if want == size:
+            return n
+    n = build(path, size)
+    count.write_text(f"{n} {size}\n")
+    return n
+
+
+def _parents() -> dict[int, int]:
     """pid -> parent pid of every process."""
     out = {}
     for name in os.listdir("/proc"):
@@ -118,19 +142,19 @@ def _anon_kb(pid: int) -> int:
 
 
 class Sampler(threading.Thread):
-    """Peak RssAnon (KiB) of a process and of each process under it, every ``interval`` s."""
+    """Peak RssAnon (KiB) and the CPU seconds of a process and of each process under it, every
+    ``interval`` s."""
 
     def __init__(self, pid: int, interval: float = 0.1) -> None:
         super().__init__(daemon=True)
         self.pid, self.interval = pid, interval
         self.peak: dict[int, int] = {}
-        self.own_cpu = 0.0
+        self.cpu: dict[int, float] = {}
         self.halt = threading.Event()
 
     def run(self) -> None:
         while not self.halt.is_set():
-            self.own_cpu = _cpu(self.pid) or self.own_cpu
-            parents = _children()
+            parents = _parents()
             tree, todo = {self.pid}, [self.pid]
             while todo:
                 p = todo.pop()
@@ -142,80 +166,114 @@ class Sampler(threading.Thread):
                 kb = _anon_kb(pid)
                 if kb > self.peak.get(pid, 0):
                     self.peak[pid] = kb
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), _cpu(pid))
             self.halt.wait(self.interval)
 
-    def stop(self) -> tuple[int, int]:
-        """Stop; return (the command's own peak, the highest peak of the others) in MiB."""
+    def stop(self) -> None:
         self.halt.set()
         self.join()
-        own = self.peak.get(self.pid, 0)
-        others = max((kb for pid, kb in self.peak.items() if pid != self.pid), default=0)
-        return own // 1024, others // 1024
 
 
-CPU: dict[str, tuple[float, float]] = {}
-"""CPU seconds of each command measured: (all its processes, its own process)."""
+@dataclass
+class Run:
+    """One command measured."""
+
+    name: str
+    wall: float = 0.0
+    out: str = ""
+    cpu: float = 0.0  # all its processes (RUSAGE_CHILDREN)
+    own_cpu: float = 0.0  # its own process
+    worker_cpu: list[float] = field(default_factory=list)  # each process under it
+    own_mib: int = 0
+    worker_mib: int = 0
+    load: str = ""
+
+    @property
+    def busiest(self) -> float:
+        """The CPU seconds of its busiest process."""
+        return max([self.own_cpu, *self.worker_cpu])
 
 
-def measure(argv: list[str]) -> tuple[float, str, int, int]:
-    """Run ``argv``; return (wall seconds, stdout, own peak MiB, workers' peak MiB). The CPU
-    seconds of the command (its processes, waited for) go to :data:`CPU`."""
-    import resource
-
+def measure(name: str, argv: list[str]) -> Run:
+    """Run ``argv`` in a fresh process and measure it (:class:`Run`)."""
+    run = Run(name, load=load())
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     sampler = Sampler(proc.pid)
     sampler.start()
-    out, err = proc.communicate()
-    wall = time.monotonic() - t
-    own, workers = sampler.stop()
+    run.out, err = proc.communicate()
+    run.wall = time.monotonic() - t
+    sampler.stop()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    total = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    box = next((Path(a).stem for a in argv if a.endswith(".mbox")), "")
-    CPU[f"{' '.join(argv[3:6]) if argv[1] == '-m' else 'dask'} {box}"] = (total, sampler.own_cpu)
+    run.cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    workers = {pid: c for pid, c in sampler.cpu.items() if pid != proc.pid}
+    run.worker_cpu = sorted(workers.values(), reverse=True)
+    # the own process's last reading may be up to one interval old: the rest of the total is its
+    run.own_cpu = max(sampler.cpu.get(proc.pid, 0.0), run.cpu - sum(workers.values()))
+    run.own_mib = sampler.peak.get(proc.pid, 0) // 1024
+    run.worker_mib = max((kb for pid, kb in sampler.peak.items() if pid != proc.pid), default=0) // 1024
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{argv} failed ({proc.returncode}): {err[-2000:]}")
-    return wall, out, own, workers
+    return run
 
 
-def scan(box: Path, jobs: int) -> tuple[float, int, int, int]:
-    wall, out, own, workers = measure([sys.executable, "-m", "onemail", "scan", "--jobs", str(jobs),
-                                       "--json", str(box)])
-    return wall, json.loads(out.splitlines()[-1])["messages"], own, workers  # the summary line
+def onemail(*args: str) -> list[str]:
+    return [sys.executable, "-m", "onemail", *args]
+
+
+def scan(box: Path, jobs: int) -> tuple[Run, int]:
+    run = measure(f"scan --jobs {jobs}", onemail("scan", "--jobs", str(jobs), "--json", str(box)))
+    return run, json.loads(run.out.splitlines()[-1])["messages"]  # the summary line
+
+
+def export(box: Path, jobs: int) -> Run:
+    return measure(f"export --jobs {jobs}", onemail("export", "--jobs", str(jobs), str(box), "-o", os.devnull))
 
 
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def ratios(one: Run, many: Run, jobs: int) -> str:
+    """The wall-clock ratio and the one idle cores would give (module docstring)."""
+    ideal = one.cpu / max(many.busiest, many.cpu / jobs)
+    return (f"{many.name} / {one.name}: {one.wall / many.wall:.2f}x by the wall clock; "
+            f"{ideal:.2f}x from CPU seconds, on {jobs} idle cores ({one.cpu:.1f} s over the larger "
+            f"of the busiest process's {many.busiest:.1f} s and all processes' {many.cpu:.1f} s / "
+            f"{jobs}; goal >= {0.9 * jobs:.1f})")
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--big-mb", type=int, default=1024)
-    ap.add_argument("--small-mb", type=int, default=200)
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--size", "--big-mb", type=int, default=1024, metavar="MB", help="the big mbox (1024)")
+    ap.add_argument("--small", "--small-mb", type=int, default=200, metavar="MB",
+                    help="the small mbox, for memory (200; 0: leave out)")
+    ap.add_argument("--jobs", type=int, default=2, help="workers of the parallel rows (2)")
+    ap.add_argument("--no-export", action="store_true", help="leave out the export rows")
     ap.add_argument("--no-dask", action="store_true", help="leave out the Dask row")
-    ap.add_argument("--keep", metavar="DIR", help="build the mboxes in DIR and keep them")
+    ap.add_argument("--keep", metavar="DIR", help="build the mboxes in DIR, keep and reuse them")
     args = ap.parse_args(argv)
     if not MAIL.exists():
         print(f"{MAIL} is not present")
         return 1
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="onemail-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
+    jobs = args.jobs
     try:
         print(f"load average at start: {load()} ({os.cpu_count()} CPUs)")
-        big, small = folder / "big.mbox", folder / "small.mbox"
-        n_big = build(big, args.big_mb << 20)
-        n_small = build(small, args.small_mb << 20)
-        print(f"big mbox: {big.stat().st_size / 1e6:.0f} MB, {n_big} messages; "
-              f"small: {small.stat().st_size / 1e6:.0f} MB, {n_small} messages")
-        rows = []
-        one = scan(big, 1)
-        rows.append(("scan --jobs 1", *one))
-        two = scan(big, 2)
-        rows.append(("scan --jobs 2", *two))
-        wall, _, own, workers = measure([sys.executable, "-m", "onemail", "export", "--jobs", "2",
-                                         str(big), "-o", os.devnull])
-        rows.append(("export --jobs 2 (records)", wall, n_big, own, workers))
+        big, small = folder / f"big-{args.size}.mbox", folder / f"small-{args.small}.mbox"
+        n_big = built(big, args.size << 20)
+        n_small = built(small, args.small << 20) if args.small else 0
+        print(f"big mbox: {big.stat().st_size / 1e6:.0f} MB, {n_big} messages"
+              + (f"; small: {small.stat().st_size / 1e6:.0f} MB, {n_small} messages" if args.small else ""))
+        one, _ = scan(big, 1)
+        many, _ = scan(big, jobs)
+        rows = [(one, n_big), (many, n_big)]
+        ex = None
+        if not args.no_export:
+            ex = (export(big, 1), export(big, jobs))
+            rows += [(ex[0], n_big), (ex[1], n_big)]
         dask_note = ""
         if not args.no_dask:
             try:
@@ -225,30 +283,33 @@ def main(argv: list[str] | None = None) -> int:
             except ImportError:
                 dask_note = "Dask row left out: the onemail[dask] extra is not installed"
             else:
-                wall, out, own, workers = measure([sys.executable, "-c", DASK, str(big)])
-                n, up, compute = out.split()
-                rows.append(("dask LocalCluster 2 workers", float(compute), int(n), own, workers))
-                dask_note = f"Dask cluster start-up: {float(up):.1f} s (not counted); whole run {wall:.1f} s"
-        print(f"\n{'big mbox':<30}{'seconds':>9}{'messages':>10}{'msg/s':>9}{'own MiB':>9}{'worker MiB':>12}")
-        for name, wall, n, own, workers in rows:
-            print(f"{name:<30}{wall:>9.1f}{n:>10}{n / wall:>9.0f}{own:>9}{workers:>12}")
+                run = measure(f"dask LocalCluster {jobs} workers", [sys.executable, "-c", DASK, str(big), str(jobs)])
+                n, up, compute = run.out.split()
+                dask_note = f"Dask cluster start-up: {float(up):.1f} s (not counted); whole run {run.wall:.1f} s"
+                run.wall = float(compute)
+                rows.append((run, int(n)))
+        print(f"\n{'big mbox':<30}{'seconds':>8}{'msg/s':>7}{'CPU s':>7}{'own':>6}{'workers':>16}"
+              f"{'own MiB':>8}{'wk MiB':>7}  load")
+        for run, n in rows:
+            wk = "/".join(f"{c:.1f}" for c in run.worker_cpu[:4]) or "-"
+            print(f"{run.name:<30}{run.wall:>8.1f}{n / run.wall:>7.0f}{run.cpu:>7.1f}{run.own_cpu:>6.1f}"
+                  f"{wk:>16}{run.own_mib:>8}{run.worker_mib:>7}  {run.load}")
         if dask_note:
             print(dask_note)
-        print(f"\nratio --jobs 2 / --jobs 1: {one[0] / two[0]:.2f}x (goal >= 1.8 on an idle two-core machine)")
-        print(f"\n{'peak anonymous memory (MiB)':<30}{'small':>9}{'big':>9}")
-        s1, s2 = scan(small, 1), scan(small, 2)
-        print(f"{'--jobs 1 process':<30}{s1[2]:>9}{one[2]:>9}")
-        print(f"{'--jobs 2 parent':<30}{s2[2]:>9}{two[2]:>9}")
-        print(f"{'--jobs 2 worker (highest)':<30}{s2[3]:>9}{two[3]:>9}")
-        print(f"(small mbox: --jobs 1 {s1[0]:.1f} s, --jobs 2 {s2[0]:.1f} s, ratio {s1[0] / s2[0]:.2f}x)")
-        print("\nCPU seconds (all processes of the command / its own process): the work, whatever "
-              "the neighbours' load")
-        for name, (total, own_cpu) in CPU.items():
-            print(f"  {name:<40}{total:>9.1f}{own_cpu:>9.1f}")
-        c1, c2 = CPU.get("scan --jobs 1 big"), CPU.get("scan --jobs 2 big")
-        if c1 and c2:
-            print(f"the ratio two idle cores would give, from CPU: {c1[0] / max(c2[0] / 2, c2[1]):.2f}x "
-                  "(jobs 1's CPU over the larger of half of jobs 2's and its parent's)")
+        print("(CPU s: all the command's processes; own: its own process; workers: each process "
+              "under it, the busiest first)")
+        print()
+        print(ratios(one, many, jobs))
+        if ex is not None:
+            print(ratios(*ex, jobs))
+        if args.small:
+            print(f"\n{'peak anonymous memory (MiB)':<30}{'small':>9}{'big':>9}")
+            s1, _ = scan(small, 1)
+            s2, _ = scan(small, jobs)
+            print(f"{'--jobs 1 process':<30}{s1.own_mib:>9}{one.own_mib:>9}")
+            print(f"{f'--jobs {jobs} parent':<30}{s2.own_mib:>9}{many.own_mib:>9}")
+            print(f"{f'--jobs {jobs} worker (highest)':<30}{s2.worker_mib:>9}{many.worker_mib:>9}")
+            print(f"(small mbox: {ratios(s1, s2, jobs)})")
         print(f"\nload average at end: {load()}")
     finally:
         if not args.keep:

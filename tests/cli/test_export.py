@@ -192,3 +192,38 @@ def test_an_empty_file_named_is_exit_1_as_in_scan_and_read(tmp_path, capsys, job
     assert main(["scan", str(tmp_path / "box")]) == 0
     err = capsys.readouterr().err
     assert f"onemail export: skipped {tmp_path / 'empty.eml'}: empty (an empty file)\n" in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_maildir_tmp_file_is_no_failure_in_export_as_in_scan(tmp_path, capsys, jobs):
+    """A file in a Maildir's tmp/ is a message still being delivered (M41): an ``incomplete``
+    skip, reported, exit 0 in export and scan alike (export exited 1)."""
+    maildir = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    (maildir / "cur" / "1.host:2,S").write_bytes(b"Subject: a\r\n\r\nbody\r\n")
+    (maildir / "tmp" / "2.host").write_bytes(b"Subject: b\r\n\r\nbo")
+    assert main(["export", "--jobs", jobs, str(maildir), "-o", str(tmp_path / "out.jsonl")]) == 0
+    err = capsys.readouterr().err
+    assert f"skipped {maildir}/tmp/2.host: incomplete" in err and "1 incomplete" in err
+    assert main(["scan", "--jobs", jobs, str(maildir)]) == 0
+    assert len((tmp_path / "out.jsonl").read_text("utf-8").splitlines()) == 1
+
+
+def test_jobs_with_standard_input_is_a_usage_error_without_a_summary(capsys, monkeypatch):
+    """``export --jobs 2 -`` is refused before anything is read: exit 2, one line, no summary
+    line."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Subject: a\r\n\r\nb\r\n")))
+    code, out, err = _run(["export", "--jobs", "2", "-"], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("onemail export: --jobs reads files and folders") and err.count("\n") == 1
+
+
+def test_export_jobs_capped_at_usable_cpus(monkeypatch, tmp_path, capsys):
+    """With one usable CPU, ``--jobs 4`` reads in this process (no pool is started)."""
+    from onemail._cli import _pool
+
+    monkeypatch.setattr(_pool, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(_pool, "run", None)  # calling it would fail the test
+    code, out, _ = _run(["export", "--jobs", "4", str(HTML_ONLY)], capsys)
+    assert code == 0 and len(out.splitlines()) == 1

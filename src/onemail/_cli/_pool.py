@@ -35,27 +35,26 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-if TYPE_CHECKING:
-    from collections import Counter
-
-__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "export_paths",
-           "export_work", "outcome_summary", "print_pool_summary", "run", "shard_bytes"]
+__all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "outcome_summary",
+           "print_pool_summary", "run", "shard_bytes", "shard_place", "usable_cpus"]
 
 Work = Callable[[Any], Iterable[Any]]
 """A worker's work: a module-level function of one shard giving picklable items."""
 OnItems = Callable[[Any, list[Any]], None]
 OnDone = Callable[[Any], None] | None
+Size = Callable[[Any], int] | None
 
 GRACE_SECONDS = 2.0
 """How long stopped workers get to end after SIGTERM before SIGKILL."""
 
 BATCH = 64
-"""Items a worker sends at a time (fewer at the end of a shard)."""
+"""Items a worker sends at a time by default (fewer at the end of a shard): :func:`run`'s
+``batch``."""
 
 EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}
 """The exit code after a stop by SIGINT or SIGTERM: 128 plus the signal's number (the shell's
@@ -68,7 +67,8 @@ class Failure:
 
     :param shard: the :class:`~onemail.message.shards.Shard`.
     :param error: the cause (``"worker killed by SIGKILL (twice)"``, an exception).
-    :param delivered: items of the shard delivered before it failed (kept).
+    :param delivered: what of the shard was delivered before it failed (kept), counted as
+        :func:`run`'s ``size`` counts (by default, items).
     """
 
     shard: object
@@ -81,7 +81,7 @@ class Outcome:
     """What a :func:`run` did.
 
     :param done: shards read to their end.
-    :param items: items delivered (messages).
+    :param items: what was delivered, counted by :func:`run`'s ``size`` (messages).
     :param bytes_done: bytes of the shards read to their end.
     :param failed: shards that failed (:class:`Failure`), in the order they failed.
     :param lost_workers: workers that died (each death, retried or not).
@@ -109,12 +109,13 @@ class _Task:
     attempt: int = 0
     delivered: int = 0  # items handed to on_items so far (over all attempts)
     seen: int = 0  # items received from the current attempt
+    counted: int = 0  # the size of the items delivered
 
 
 class _Worker:
-    def __init__(self, ctx: Any, work: Work) -> None:
+    def __init__(self, ctx: Any, work: Work, batch: int) -> None:
         parent, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_serve, args=(child, work), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, work, batch), daemon=True)
         self.proc.start()
         child.close()
         self.conn = parent
@@ -148,9 +149,10 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _serve(conn: Connection, work: Work) -> None:
+def _serve(conn: Connection, work: Work, batch_items: int) -> None:
     """A worker's loop: receive ``(number, shard)``, send ``("items", number, [...])`` batches
-    and ``("done", number, [...])``, or ``("error", number, [...], text)``; ``None`` ends it."""
+    of ``batch_items`` items and ``("done", number, [...])``, or ``("error", number, [...], text)``;
+    ``None`` ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
@@ -166,7 +168,7 @@ def _serve(conn: Connection, work: Work) -> None:
         try:
             for item in work(shard):
                 batch.append(item)
-                if len(batch) >= BATCH:
+                if len(batch) >= batch_items:
                     conn.send(("items", number, batch))
                     batch = []
         except Exception as exc:  # noqa: BLE001 - a bug in reading: the parent reports it
@@ -222,7 +224,8 @@ def run(shards: Iterable[Any], work: Work, *, jobs: int,
         on_items: Callable[[Any, list[Any]], None],
         on_done: Callable[[object], None] | None = None,
         progress: Callable[[Outcome, int, bool], None] | None = None,
-        warm: Callable[[], None] | None = None) -> Outcome:
+        warm: Callable[[], None] | None = None, batch: int = BATCH,
+        size: Callable[[Any], int] | None = None) -> Outcome:
     """Run ``work(shard)`` for every shard on ``jobs`` processes (module docstring).
 
     :param shards: the plan (an iterable of picklable shards; read lazily, a few ahead).
@@ -233,10 +236,16 @@ def run(shards: Iterable[Any], work: Work, *, jobs: int,
     :param on_done: called with each shard read to its end.
     :param progress: called now and then with ``(outcome, bytes planned, planning finished)``.
     :param warm: called once in this process before the workers start (imports they share).
+    :param batch: items a worker sends at a time (1 when each item already folds many
+        messages).
+    :param size: how many messages an item stands for (default 1): what
+        :attr:`Outcome.items` and :attr:`Failure.delivered` count.
     :returns: the :class:`Outcome`; never raises for a worker's death or a stop signal.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if batch < 1:
+        raise ValueError(f"batch must be at least 1, not {batch}")
     ctx = _context()
     if warm is not None and ctx.get_start_method() == "fork":
         warm()
@@ -276,7 +285,7 @@ def run(shards: Iterable[Any], work: Work, *, jobs: int,
                         except OSError:  # died meanwhile: found below
                             pass
                 while len(workers) < jobs and waiting:
-                    w = _Worker(ctx, work)
+                    w = _Worker(ctx, work, batch)
                     workers.append(w)
                     w.task = waiting.popleft()
                     w.conn.send((w.task.number, w.task.shard))
@@ -288,10 +297,10 @@ def run(shards: Iterable[Any], work: Work, *, jobs: int,
                 ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=0.2)
                 for w in busy:
                     if w.conn in ready:
-                        _receive(w, out, on_items, on_done)
+                        _receive(w, out, on_items, on_done, size)
                 for w in list(workers):
                     if w.proc.sentinel in ready or not w.proc.is_alive():
-                        _reap(w, workers, waiting, out, on_items, on_done)
+                        _reap(w, workers, waiting, out, on_items, on_done, size)
                 if progress is not None and time.monotonic() - last_progress >= 0.1:
                     last_progress = time.monotonic()
                     progress(out, planned_bytes, not planning)
@@ -308,18 +317,22 @@ def run(shards: Iterable[Any], work: Work, *, jobs: int,
     return out
 
 
-def _deliver(task: _Task, items: list[Any], on_items: OnItems) -> int:
-    """Hand the items of the current attempt that were not handed out by an earlier one."""
+def _deliver(task: _Task, items: list[Any], on_items: OnItems, size: Size) -> int:
+    """Hand the items of the current attempt that were not handed out by an earlier one;
+    return their size."""
     start = task.seen
     task.seen += len(items)
     fresh = items[max(0, task.delivered - start):]
-    if fresh:
-        task.delivered += len(fresh)
-        on_items(task.shard, fresh)
-    return len(fresh)
+    if not fresh:
+        return 0
+    task.delivered += len(fresh)
+    n = len(fresh) if size is None else sum(size(item) for item in fresh)
+    task.counted += n
+    on_items(task.shard, fresh)
+    return n
 
 
-def _receive(w: _Worker, out: Outcome, on_items: OnItems, on_done: OnDone) -> None:
+def _receive(w: _Worker, out: Outcome, on_items: OnItems, on_done: OnDone, size: Size) -> None:
     """Take every message waiting on a worker's pipe."""
     while w.task is not None:
         try:
@@ -332,7 +345,7 @@ def _receive(w: _Worker, out: Outcome, on_items: OnItems, on_done: OnDone) -> No
         task = w.task
         if number != task.number:  # cannot happen: one task per worker at a time
             continue
-        out.items += _deliver(task, msg[2], on_items)
+        out.items += _deliver(task, msg[2], on_items, size)
         if kind == "done":
             out.done += 1
             out.bytes_done += getattr(task.shard, "weight", 0)
@@ -340,14 +353,14 @@ def _receive(w: _Worker, out: Outcome, on_items: OnItems, on_done: OnDone) -> No
             if on_done is not None:
                 on_done(task.shard)
         elif kind == "error":
-            out.failed.append(Failure(task.shard, msg[3], task.delivered))
+            out.failed.append(Failure(task.shard, msg[3], task.counted))
             w.task = None
 
 
 def _reap(w: _Worker, workers: list[_Worker], waiting: deque[_Task], out: Outcome,
-          on_items: OnItems, on_done: OnDone) -> None:
+          on_items: OnItems, on_done: OnDone, size: Size) -> None:
     """A worker's process ended: take what it sent before, then retry or fail its shard."""
-    _receive(w, out, on_items, on_done)
+    _receive(w, out, on_items, on_done, size)
     w.proc.join()
     workers.remove(w)
     task = w.task
@@ -362,7 +375,7 @@ def _reap(w: _Worker, workers: list[_Worker], waiting: deque[_Task], out: Outcom
         out.retried += 1
         waiting.appendleft(task)
     else:
-        out.failed.append(Failure(task.shard, f"{cause} (twice)", task.delivered))
+        out.failed.append(Failure(task.shard, f"{cause} (twice)", task.counted))
 
 
 def _shutdown(workers: list[_Worker]) -> None:
@@ -445,6 +458,16 @@ def outcome_summary(out: Outcome) -> tuple[dict[str, object], int | None]:
     return keys, code
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one): ``--jobs`` is
+    capped at this (decoding is CPU-bound; more workers than CPUs only add start-up and
+    switching)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 MIN_SHARD_BYTES = 1 << 20
 """The smallest shards :func:`shard_bytes` asks for: 1 MiB is some 200 messages of mail, about
 0.2 s of decoding, far above the milliseconds a shard costs to hand out."""
@@ -497,6 +520,11 @@ def print_pool_summary(s: dict[str, Any], w: Callable[[str], object]) -> None:
         w(f"\ninterrupted by {s['interrupted']}: the counts above are of what finished\n")
 
 
+def shard_place(shard: Any) -> str:
+    """Where a shard is, for a human (``box.mbox bytes 0-9 (messages 0-2)``; not escaped)."""
+    return _place(_describe(shard))
+
+
 def _place(d: dict[str, Any]) -> str:
     where = d["path"] if d.get("member") is None else f"{d['path']}/{d['member']}"
     if d["kind"] == "mbox":
@@ -505,85 +533,3 @@ def _place(d: dict[str, Any]) -> str:
     if d["kind"] == "files":
         return f"{where} files {d['first']} to {d['last']}"
     return where
-
-
-# ---------------------------------------------------------------------------------------------
-# export
-
-
-def export_work(shard: Any, *, attachments: str | None = None,
-                repair: bool = False) -> Iterator[tuple[Any, ...]]:
-    """``export``'s work: for each message of ``shard``, ``("records", records, failed,
-    counts)`` (its attachments saved by this worker under ``attachments``); for each skipped
-    item, ``("skipped", reason, where, detail)``."""
-    from collections import Counter
-
-    from ..message.containers import Found
-    from ..message.shards import messages
-    from .export import export_message, is_named
-
-    for item in messages(shard, repair=repair):
-        if isinstance(item, Found):
-            counts: Counter[str] = Counter()
-            records, failed = export_message(item, attachments, counts)
-            yield "records", records, failed, dict(counts)
-        else:
-            yield "skipped", item.reason, item.where, item.detail, is_named(item)
-
-
-def export_paths(args: Any, sink: Any, counts: Counter[str],
-                 skipped: Counter[str]) -> tuple[bool, int | None]:
-    """Run ``onemail export --jobs N``: shards of ``args.paths`` on the pool, each record
-    written by ``sink`` in this process as its batch arrives (complete records only), skipped
-    items reported as the sequential export reports them.
-
-    :returns: ``(failed, exit code or None)``: the code is 130 / 143 after SIGINT / SIGTERM, 1
-        after a failed shard or a lost worker (each printed on standard error).
-    """
-    import functools
-
-    from ..message.shards import shards
-    from ._safe import escape_for_terminal
-    from .export import report_skipped
-    from .mail import usable_cpus
-
-    if "-" in args.paths:
-        print("onemail export: --jobs reads files and folders; standard input ('-') is read by "
-              "this process alone: run without --jobs", file=sys.stderr)
-        return True, 2
-    failed = False
-
-    def on_items(shard: Any, items: list[Any]) -> None:
-        nonlocal failed
-        for item in items:
-            if item[0] == "records":
-                _, records, bad, delta = item
-                for r in records:
-                    sink.write(r)
-                counts.update(delta)
-                failed |= bad
-            else:
-                failed |= report_skipped(item[1], item[2], item[3], skipped, named=item[4])
-
-    jobs = min(args.jobs, usable_cpus())
-    work = functools.partial(export_work, attachments=args.attachments, repair=args.repair)
-    bar = Progress() if sys.stderr.isatty() else None
-    out = run(shards(args.paths, target_bytes=shard_bytes(args.paths, jobs)), work, jobs=jobs,
-              on_items=on_items, progress=bar)
-    if bar is not None:
-        bar.done()
-    say = functools.partial(print, file=sys.stderr)
-    if out.lost_workers:
-        say(f"onemail export: workers lost {out.lost_workers}, shards retried {out.retried}")
-    for f in out.failed:
-        say(f"onemail export: failed shard {escape_for_terminal(_place(_describe(f.shard)))}: {f.error}")
-    for shard in out.unfinished:
-        say(f"onemail export: unfinished shard {escape_for_terminal(_place(_describe(shard)))}")
-    if out.interrupted is not None:
-        say(f"onemail export: interrupted by {out.interrupted.name}: the records written are "
-            "those of what finished")
-    if out.interrupted is not None:
-        return True, EXIT_INTERRUPTED[out.interrupted]
-    if out.failed or out.lost_workers:
-        return True, 1
-    return failed, None

@@ -41,19 +41,21 @@ import argparse
 import os
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING, Any, BinaryIO
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from ._exits import USAGE, add_command, at_least_one
 
 if TYPE_CHECKING:
     from ..message.model import Part
-    from ..message.source import Found, Skipped
+    from ..message.source import Found
 
 BATCH = 1000
 """Records per Parquet row group (and per Arrow table built): memory stays bounded by a batch."""
 
-#: Skip reasons that are no failure: what is not mail is counted, not an error.
-_NOT_FAILURES = frozenset({"not-mail", "empty", "not-message"})
+CHUNK = 64
+"""Messages whose records a worker of ``--jobs`` sends at a time (as one piece of JSON Lines
+text, or the records for Parquet)."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,7 +81,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run_export(args: argparse.Namespace) -> int:
     from ..message.containers import Found, walk
+    from . import _pool
 
+    if args.jobs > 1 and "-" in args.paths:
+        print("onemail export: --jobs reads files and folders; standard input ('-') is read by "
+              "this process alone: run without --jobs", file=sys.stderr)
+        return USAGE
     if args.format == "parquet":
         if not args.output:
             print("onemail export: --format parquet needs -o FILE", file=sys.stderr)
@@ -106,9 +113,7 @@ def run_export(args: argparse.Namespace) -> int:
     failed = False
     code = None
     try:
-        if args.jobs > 1:  # shards on a pool that survives its workers (onemail._cli._pool)
-            from ._pool import export_paths
-
+        if args.jobs > 1 and _pool.usable_cpus() > 1:  # shards on a pool that survives its workers
             failed, code = export_paths(args, sink, counts, skipped)
         else:
             for item in walk(args.paths, repair=args.repair):
@@ -119,7 +124,7 @@ def run_export(args: argparse.Namespace) -> int:
                         sink.write(r)
                 else:
                     failed |= report_skipped(item.reason, item.where, item.detail, skipped,
-                                             named=is_named(item))
+                                             named=item.named)
     finally:
         sink.close()
     line = (f"onemail export: {counts['messages']} messages, {counts['records']} records, "
@@ -151,18 +156,15 @@ def _folder_problem(path: str) -> str | None:
 
 def report_skipped(reason: str, where: str, detail: str, skipped: Counter[str], *,
                    named: bool = False) -> bool:
-    """Count and print one skipped item; return True when it is a failure: a reason outside
-    ``_NOT_FAILURES``, or a path named on the command line (``named``: not a member of a folder,
-    archive or PST) that holds no mail (``not-mail``, ``empty``), as in ``scan`` and ``read``."""
+    """Count and print one skipped item; return True when it is a failure
+    (:func:`onemail.message.containers.skip_is_failure`, the rule of ``scan`` and ``read``
+    too: input not read, or a path named on the command line, ``named``, that holds no mail)."""
+    from ..message.containers import skip_is_failure
+
     skipped[reason] += 1
     detail = f" ({detail})" if detail else ""
     print(f"onemail export: skipped {_shown(where)}: {reason}{_shown(detail)}", file=sys.stderr)
-    return reason not in _NOT_FAILURES or (named and reason in ("not-mail", "empty"))
-
-
-def is_named(item: Skipped) -> bool:
-    """True when ``item`` is a path as named on the command line, not a piece inside it."""
-    return item.member is None and item.folder is None
+    return skip_is_failure(reason, named=named)
 
 
 def export_message(item: Found, attachments: str | None,
@@ -209,6 +211,26 @@ def _shown(text: str | None) -> str:
     return escape_for_terminal(text or "")
 
 
+def json_line(record: dict[str, Any]) -> bytes:
+    """One record as a line of JSON Lines, as :meth:`_JsonSink.write` writes it: UTF-8, compact,
+    keys in the record's order, a lone surrogate (an undecodable path byte) as the escape
+    ``\\udcXX``; ends in a line feed. Whole in memory: for records without a long text
+    (:func:`_long`)."""
+    from ._jsonout import json_pieces
+
+    return b"".join(piece.encode("utf-8", "backslashreplace")
+                    for piece in json_pieces(record, separators=(",", ":"))) + b"\n"
+
+
+def _long(record: dict[str, Any]) -> bool:
+    """Whether a record holds a text that :meth:`_JsonSink.write` escapes a slice at a time (a
+    string longer than ``_jsonout.LONG`` characters): a worker sends such a record itself, not
+    its line, so that its escaped text is never whole in memory."""
+    from ._jsonout import LONG
+
+    return any(isinstance(v, str) and len(v) > LONG for v in record.values())
+
+
 class _JsonSink:
     """JSON Lines, UTF-8, to a file or standard output."""
 
@@ -224,6 +246,10 @@ class _JsonSink:
         for piece in json_pieces(record, separators=(",", ":")):
             self.out.write(piece.encode("utf-8", "backslashreplace"))
         self.out.write(b"\n")
+
+    def write_lines(self, data: bytes) -> None:
+        """Write records already made lines by :func:`json_line`."""
+        self.out.write(data)
 
     def close(self) -> None:
         if self.own:
@@ -256,3 +282,107 @@ class _ParquetSink:
     def close(self) -> None:
         self.flush()
         self.writer.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# --jobs
+
+
+class Chunk(NamedTuple):
+    """What a worker of ``export --jobs`` sends for up to :data:`CHUNK` walk items of a shard
+    (messages and skips): ``messages`` read, their ``records`` (each a line made by
+    :func:`json_line`, or the record itself: for Parquet, and a record with a long text), whether one ``failed``, the ``counts`` of
+    :func:`export_message`, and the ``skipped`` items as ``(reason, where, detail, named)``."""
+
+    messages: int
+    records: list[bytes | dict[str, Any]]
+    failed: bool
+    counts: dict[str, int]
+    skipped: list[tuple[str, str, str, bool]]
+
+
+def export_work(shard: Any, *, attachments: str | None = None, repair: bool = False,
+                lines: bool = True) -> Iterator[Chunk]:
+    """``export``'s work in a worker: the walk items of ``shard`` in :class:`Chunk` s of
+    :data:`CHUNK` items (attachments saved by the worker under ``attachments``; records made
+    JSON Lines here when ``lines``, so that the parent only writes them)."""
+    from ..message.containers import Found
+    from ..message.shards import messages
+
+    def chunk() -> Chunk:
+        data: list[bytes | dict[str, Any]] = [
+            r if not lines or _long(r) else json_line(r) for r in records]
+        return Chunk(counts["messages"], data, failed, dict(counts), skips)
+
+    n, records, failed, counts, skips = 0, [], False, Counter[str](), []
+    for item in messages(shard, repair=repair):
+        if isinstance(item, Found):
+            got, bad = export_message(item, attachments, counts)
+            records += got
+            failed |= bad
+        else:
+            skips.append((item.reason, item.where, item.detail, item.named))
+        n += 1
+        if n == CHUNK:  # walk items, so that a retried shard cuts its chunks at the same places
+            yield chunk()
+            n, records, failed, counts, skips = 0, [], False, Counter[str](), []
+    if n:
+        yield chunk()
+
+
+def export_paths(args: Any, sink: _JsonSink | _ParquetSink, counts: Counter[str],
+                 skipped: Counter[str]) -> tuple[bool, int | None]:
+    """Run ``onemail export --jobs N``: shards of ``args.paths`` (no ``-``) on the pool, each
+    chunk of records written by ``sink`` in this process as it arrives (complete records only),
+    skipped items reported as the sequential export reports them.
+
+    :returns: ``(failed, exit code or None)``: the code is 130 / 143 after SIGINT / SIGTERM, 1
+        after a failed shard or a lost worker (each printed on standard error).
+    """
+    import functools
+
+    from ..message.shards import shards
+    from . import _pool
+
+    failed = False
+    lines = isinstance(sink, _JsonSink)
+
+    def on_items(shard: Any, items: list[Chunk]) -> None:
+        nonlocal failed
+        for chunk in items:
+            for r in chunk.records:
+                if isinstance(r, bytes):
+                    if isinstance(sink, _JsonSink):
+                        sink.write_lines(r)
+                else:
+                    sink.write(r)
+            counts.update(chunk.counts)
+            failed |= chunk.failed
+            for reason, where, detail, named in chunk.skipped:
+                failed |= report_skipped(reason, where, detail, skipped, named=named)
+
+    jobs = min(args.jobs, _pool.usable_cpus())
+    work = functools.partial(export_work, attachments=args.attachments, repair=args.repair, lines=lines)
+    bar = _pool.Progress() if sys.stderr.isatty() else None
+    out = _pool.run(shards(args.paths, target_bytes=_pool.shard_bytes(args.paths, jobs)), work,
+                    jobs=jobs, on_items=on_items, progress=bar, batch=1, size=_chunk_messages)
+    if bar is not None:
+        bar.done()
+    say = functools.partial(print, file=sys.stderr)
+    if out.lost_workers:
+        say(f"onemail export: workers lost {out.lost_workers}, shards retried {out.retried}")
+    for f in out.failed:
+        say(f"onemail export: failed shard {_shown(_pool.shard_place(f.shard))}: {f.error}")
+    for shard in out.unfinished:
+        say(f"onemail export: unfinished shard {_shown(_pool.shard_place(shard))}")
+    if out.interrupted is not None:
+        say(f"onemail export: interrupted by {out.interrupted.name}: the records written are "
+            "those of what finished")
+        return True, _pool.EXIT_INTERRUPTED[out.interrupted]
+    if out.failed or out.lost_workers:
+        return True, 1
+    return failed, None
+
+
+def _chunk_messages(chunk: Chunk) -> int:
+    return chunk.messages

@@ -12,7 +12,7 @@ prints every one, ``--json`` gives JSON (one object; JSON Lines with ``--all``).
 ``scan`` decodes every message (on ``--jobs`` processes) and prints a summary: files, messages,
 parts, issues by kind, charsets and how they were chosen, messages that could not be read
 (failures), then, by reason (:data:`~onemail.message.containers.SKIP_REASONS`), the paths not
-read (a reason of :data:`PROBLEMS`) and, apart from them, the paths skipped as holding no mail
+read (a reason of :data:`~onemail.message.containers.FAILURE_REASONS`) and, apart from them, the paths skipped as holding no mail
 to read (each counted once);
 ``--list`` names the messages behind each issue kind. ``--json`` prints one JSON line per
 message (its place, subject, issue counts by kind, charsets, error), one per skipped path, and a
@@ -44,30 +44,25 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._exits import USAGE, add_command, at_least_one
 from ._jsonout import json_pieces
 from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
-    from ..message.containers import FileTask, Found, Skipped
+    from ..message.containers import Found, Skipped
     from ..message.model import Message, Part
     from ..message.shards import Shard
     from ..message.source import Source
 
 Line = dict[str, Any]
 """One line of ``scan --json`` (a message, a skip or the summary), as a JSON object."""
-Emit = Callable[[Line], None]
 
 RTF_LINES = 12  # lines of a plain RTF body that ``read`` prints
 TEXT_CHARS = 20_000  # characters of a text part that ``read`` prints (``--full``: all)
 LIST_LIMIT = 50  # places named per reason or issue kind in the human summary (JSON: all)
-
-# Skips that mean input was not read (exit 1); the others are ordinary findings of a walk (a
-# README beside the mail, a contact in a PST, a message still being delivered).
-PROBLEMS = frozenset({"unreadable", "not-regular", "damaged", "limit", "encrypted", "needs-extra"})
 
 _RECOGNITION = ("Messages are found by content, whatever the names: .eml, mbox (mboxo, mboxrd, "
                 "mboxcl, mboxcl2, bare From lines), Maildir, MH, Outlook .msg, TNEF, PST/OST "
@@ -118,7 +113,7 @@ def place(source: Source) -> str:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from ..message.containers import Found, walk, walk_data
+    from ..message.containers import Found, skip_is_failure, walk, walk_data
 
     path = args.file
     data = None
@@ -142,7 +137,7 @@ def run_read(args: argparse.Namespace) -> int:
         else:
             skipped.append(item)
     for s in skipped:
-        if s.reason in PROBLEMS or total == 0:
+        if skip_is_failure(s.reason) or total == 0:
             print(f"onemail: {safe(s.where)}: {s.reason}: {safe(s.detail)}", file=sys.stderr)
     if total == 0:
         if not skipped:
@@ -152,7 +147,7 @@ def run_read(args: argparse.Namespace) -> int:
         print(f"onemail read: error: --index {args.index}, but {safe(path)} holds {total} "
               f"message{'s' if total > 1 else ''}", file=sys.stderr)
         return USAGE
-    status = 1 if any(s.reason in PROBLEMS for s in skipped) else 0
+    status = 1 if any(skip_is_failure(s.reason, named=s.named) for s in skipped) else 0
     n = 0
     for item in items(True):
         if not isinstance(item, Found):
@@ -288,44 +283,39 @@ def message_line(found: Found) -> Line:
             "issues": dict(Counter(i.kind.value for i in msg.issues)), "charsets": dict(charsets)}
 
 
-def scan_task(task: FileTask) -> dict[str, list[Line]]:
-    """Read every message of one planned file (a :class:`~onemail.message.containers.FileTask`);
-    return its lines (``"lines"``: message and skipped lines of ``scan --json``, in order), a
-    picklable dict: the per-file step of ``scan``, for a worker process."""
-    from ..message.containers import Found, walk_task
-
-    lines: list[Line] = []
-    for item in walk_task(task):
-        if isinstance(item, Found):
-            lines.append(message_line(item))
-        else:
-            lines.append(skipped_line(item))
-    return {"lines": lines}
-
-
 def skipped_line(skipped: Skipped) -> Line:
     """The JSON line of one skipped path or item of ``scan --json``."""
     return {"type": "skipped", **skipped.to_json()}
 
 
-def usable_cpus() -> int:
-    """CPUs this process may run on (its affinity mask where the OS has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+def item_line(item: Found | Skipped) -> Line:
+    """The JSON line of one walk item: :func:`message_line` or :func:`skipped_line`."""
+    from ..message.containers import Found
+
+    return message_line(item) if isinstance(item, Found) else skipped_line(item)
+
+
+Part_ = tuple[int, int, dict[str, int], dict[str, int], list[Line], list[Line], dict[str, list[str]] | None]
+"""A :class:`Summary` as a picklable tuple (:meth:`Summary.part`)."""
 
 
 class Summary:
-    """What ``scan`` counts: :meth:`add` each line of :func:`scan_task`, then :meth:`to_json`."""
+    """What ``scan`` counts: :meth:`add` each line of :func:`item_line` (or :meth:`merge` the
+    :meth:`part` of another summary, as a worker sends it), then :meth:`to_json`.
 
-    def __init__(self) -> None:
+    Only what the output needs is kept, so that memory does not grow with the messages read:
+    counts, the failures and skipped lines (each a finding to report), and, with ``listing``
+    (``--list``), the place of every message behind each issue kind.
+    """
+
+    def __init__(self, *, listing: bool = False) -> None:
         self.files = self.messages = self.parts = 0
         self.issues: Counter[str] = Counter()
         self.charsets: Counter[str] = Counter()
         self.failures: list[Line] = []
         self.skipped: list[Line] = []
-        self.by_kind: dict[str, list[str]] = {}  # issue kind -> places (for --list)
+        # issue kind -> places (for --list); None: not kept
+        self.by_kind: dict[str, list[str]] | None = {} if listing else None
         self.pool: dict[str, Any] = {}  # what the pool of --jobs adds (onemail._cli._pool), when it happens
         self.exit: int | None = None  # the pool's exit code (a stop, a lost worker)
 
@@ -340,18 +330,41 @@ class Summary:
         if line["error"]:
             self.failures.append({"path": _json_place(line["source"]), "source": line["source"],
                                   "error": line["error"]})
-        for kind in line["issues"]:
-            self.by_kind.setdefault(kind, []).append(_json_place(line["source"]))
+        if self.by_kind is not None and line["issues"]:
+            where = _json_place(line["source"])
+            for kind in line["issues"]:
+                self.by_kind.setdefault(kind, []).append(where)
+
+    def part(self) -> Part_:
+        """The counts as a compact picklable tuple, for :meth:`merge` in another process."""
+        return (self.messages, self.parts, dict(self.issues), dict(self.charsets), self.failures,
+                self.skipped, self.by_kind)
+
+    def merge(self, part: Part_) -> None:
+        """Add the :meth:`part` of the summary of the lines that follow this one's."""
+        messages, parts, issues, charsets, failures, skipped, by_kind = part
+        self.messages += messages
+        self.parts += parts
+        self.issues.update(issues)
+        self.charsets.update(charsets)
+        self.failures += failures
+        self.skipped += skipped
+        if self.by_kind is not None and by_kind:
+            for kind, places in by_kind.items():
+                self.by_kind.setdefault(kind, []).extend(places)
 
     def problems(self) -> bool:
-        """True when some input was not read: a failure, or a skip of :data:`PROBLEMS`, or a
-        named path (no member inside it) that holds no mail."""
+        """True when some input was not read: a failure, or a skip that is one
+        (:func:`onemail.message.containers.skip_is_failure`: an unreadable or damaged path, a
+        named path that holds no mail)."""
+        from ..message.containers import skip_is_failure
+
         return bool(self.failures) or any(
-            s["reason"] in PROBLEMS or (s.get("member") is None and s.get("folder") is None
-                                        and s["reason"] in ("not-mail", "empty"))
-            for s in self.skipped)
+            skip_is_failure(s["reason"], named=_named_line(s)) for s in self.skipped)
 
     def to_json(self) -> Line:
+        from ..message.containers import skip_is_failure
+
         def ranked(c: Counter[str]) -> dict[str, int]:
             return dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -360,8 +373,14 @@ class Summary:
                 "failures": self.failures,
                 "skipped": ranked(Counter(s["reason"] for s in self.skipped)),
                 "unreadable": [{"path": _json_place(s), "reason": s["reason"], "error": s["detail"]}
-                               for s in self.skipped if s["reason"] in PROBLEMS],
+                               for s in self.skipped if skip_is_failure(s["reason"])],
                 **self.pool}
+
+
+def _named_line(line: Line) -> bool:
+    """A skipped line of a path as named on the command line (no member, folder or archive
+    inside it)."""
+    return line.get("member") is None and line.get("folder") is None
 
 
 def _json_place(src: Line) -> str:
@@ -374,42 +393,76 @@ def _json_place(src: Line) -> str:
     return out
 
 
-def scan(paths: list[str], jobs: int = 1, progress: bool = False, emit: Emit | None = None) -> Line:
+CHUNK = 256
+"""Lines folded into one :class:`Chunk`: a worker sends a shard's lines this many at a time (as
+counts and text, not line objects); the sequential scan folds the same way."""
+
+Write = Callable[[str], object]
+"""Takes the text of ``scan --json`` lines (each ending in a line feed), in walk order."""
+
+
+class Chunk(NamedTuple):
+    """Up to :data:`CHUNK` lines of a scan folded: ``lines`` how many, ``part`` their
+    :meth:`Summary.part`, ``text`` their JSON Lines (``""`` when not asked for)."""
+
+    lines: int
+    part: Part_
+    text: str
+
+
+def fold(items: Iterable[Found | Skipped], *, text: bool, listing: bool) -> Iterator[Chunk]:
+    """Fold walk items into :class:`Chunk` s of :data:`CHUNK` lines (the last one shorter):
+    the one step of ``scan`` from items to counts and output, in this process or a worker."""
+    part, out, n = Summary(listing=listing), [], 0
+    for item in items:
+        line = item_line(item)
+        part.add(line)
+        if text:
+            out.append(json.dumps(line, ensure_ascii=False) + "\n")
+        n += 1
+        if n == CHUNK:
+            yield Chunk(n, part.part(), "".join(out))
+            part, out, n = Summary(listing=listing), [], 0
+    if n:
+        yield Chunk(n, part.part(), "".join(out))
+
+
+def scan(paths: list[str], jobs: int = 1, progress: bool = False, write: Write | None = None) -> Line:
     """Scan ``paths`` on ``jobs`` processes; return the summary line of ``scan --json`` (a
     dict: ``files``, ``messages``, ``parts``, ``issues``, ``charsets``, ``failures``,
-    ``skipped``, ``unreadable``, and the pool's keys when they happen); ``emit(line)`` is called
-    with each message and skipped line in walk order."""
-    return scan_summary(paths, jobs, progress, emit).to_json()
+    ``skipped``, ``unreadable``, and the pool's keys when they happen); ``write(text)`` gets
+    the JSON text of every message and skipped line, in walk order."""
+    return scan_summary(paths, jobs, progress, write).to_json()
 
 
 def scan_summary(paths: list[str], jobs: int = 1, progress: bool = False,
-                 emit: Emit | None = None) -> Summary:
-    """:func:`scan`, returning the :class:`Summary` itself.
+                 write: Write | None = None, *, listing: bool = False) -> Summary:
+    """:func:`scan`, returning the :class:`Summary` itself (``listing``: with the places behind
+    each issue kind, for ``--list``).
 
-    ``jobs`` is capped at :func:`usable_cpus`: decoding is CPU-bound, and more workers than
-    CPUs only add start-up and switching. With more than one, the paths are planned into
-    shards run on the pool of :mod:`onemail._cli._pool` (standard input is read in this
-    process: then everything is).
+    ``jobs`` is capped at :func:`onemail._cli._pool.usable_cpus`. With more than one, the paths
+    are planned into shards run on the pool of :mod:`onemail._cli._pool` (standard input is
+    read in this process: then everything is). Either way, memory does not grow with the
+    messages (:class:`Summary`; lines are written as they are folded).
     """
-    jobs = min(jobs, usable_cpus())
-    if jobs > 1 and "-" not in [os.fspath(p) for p in paths]:
-        return _scan_pool(paths, jobs, progress, emit)
-    from ..message.containers import Skipped, tasks
+    from . import _pool
 
-    summary = Summary()
+    jobs = min(jobs, _pool.usable_cpus())
+    if jobs > 1 and "-" not in [os.fspath(p) for p in paths]:
+        return _scan_pool(paths, jobs, progress, write, listing)
+    from ..message.containers import Skipped, tasks, walk_task
+
+    summary = Summary(listing=listing)
     planned = []
     for task in tasks(paths):
         if isinstance(task, Skipped):
-            line = skipped_line(task)
-            summary.add(line)
-            if emit:
-                emit(line)
+            _take(summary, fold([task], text=write is not None, listing=listing), write)
         else:
             planned.append(task)
     summary.files = len(planned)
     bar = _Progress(len(planned)) if progress else None
     for task in planned:
-        _take(summary, scan_task(task), emit)
+        _take(summary, fold(walk_task(task), text=write is not None, listing=listing), write)
         if bar:
             bar.step()
     if bar:
@@ -417,24 +470,26 @@ def scan_summary(paths: list[str], jobs: int = 1, progress: bool = False,
     return summary
 
 
-def shard_lines(shard: Shard) -> list[Line]:
-    """The pool's work for one shard (:func:`onemail.message.shards.messages`): its message
-    and skipped lines, in walk order (module-level: a worker process calls it)."""
-    from ..message.containers import Found
+def scan_work(shard: Shard, *, text: bool = False, listing: bool = False) -> Iterator[Chunk]:
+    """The pool's work for one shard (:func:`onemail.message.shards.messages`): its lines
+    folded (:func:`fold`), in walk order (module-level: a worker process calls it)."""
     from ..message.shards import messages
 
-    return [message_line(i) if isinstance(i, Found) else skipped_line(i) for i in messages(shard)]
+    return fold(messages(shard), text=text, listing=listing)
 
 
-def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -> Summary:
-    """Shards on the pool; lines are held back per shard and let out in plan order."""
+def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
+               listing: bool) -> Summary:
+    """Shards on the pool; their chunks are held back per shard and let out in plan order."""
+    import functools
+
     from ..message.shards import shards
     from . import _pool
 
-    summary = Summary()
+    summary = Summary(listing=listing)
     numbers: dict[Shard, int] = {}
     files: set[tuple[str, str | None]] = set()
-    held: dict[int, list[Line]] = {}
+    held: dict[int, list[Chunk]] = {}
     done: set[int] = set()
     next_out = 0
 
@@ -448,7 +503,7 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -
     def flush(final: bool = False) -> None:
         nonlocal next_out
         while next_out in done or (final and next_out in held):
-            _take(summary, {"lines": held.pop(next_out, [])}, emit)
+            _take(summary, held.pop(next_out, []), write)
             done.discard(next_out)
             next_out += 1
 
@@ -460,8 +515,9 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -
         flush()
 
     bar = _pool.Progress() if progress else None
-    out = _pool.run(plan(), shard_lines_work, jobs=jobs, on_items=on_items, on_done=on_done,
-                    progress=bar, warm=_warm)
+    work = functools.partial(scan_work, text=write is not None, listing=listing)
+    out = _pool.run(plan(), work, jobs=jobs, on_items=on_items, on_done=on_done,
+                    progress=bar, warm=_warm, batch=1, size=_chunk_lines)
     if bar is not None:
         bar.done()
     flush(final=True)  # what failed or was stopped delivered what it had: in order too
@@ -470,16 +526,15 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, emit: Emit | None) -
     return summary
 
 
-def shard_lines_work(shard: Any) -> Iterator[Line]:
-    """:func:`shard_lines` as the pool's work: the lines one by one (sent in batches)."""
-    yield from shard_lines(shard)
+def _chunk_lines(chunk: Chunk) -> int:
+    return chunk.lines
 
 
-def _take(summary: Summary, result: dict[str, list[Line]], emit: Emit | None) -> None:
-    for line in result["lines"]:
-        summary.add(line)
-        if emit:
-            emit(line)
+def _take(summary: Summary, chunks: Iterable[Chunk], write: Write | None) -> None:
+    for chunk in chunks:
+        summary.merge(chunk.part)
+        if write is not None and chunk.text:
+            write(chunk.text)
 
 
 def _warm() -> None:
@@ -516,13 +571,10 @@ class _Progress:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    def emit(line: Line) -> None:
-        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
-
     summary = scan_summary(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json,
-                           emit=emit if args.json else None)
+                           write=sys.stdout.write if args.json else None, listing=args.list)
     if args.json:
-        emit(summary.to_json())
+        sys.stdout.write(json.dumps(summary.to_json(), ensure_ascii=False) + "\n")
     else:
         _print_summary(summary, listing=args.list)
     if summary.exit is not None:
@@ -536,8 +588,10 @@ def _print_summary(s: Summary, *, listing: bool = False) -> None:
     by reason with the places."""
     w = sys.stdout.write
     data = s.to_json()
-    not_read = [x for x in s.skipped if x["reason"] in PROBLEMS]
-    passed = [x for x in s.skipped if x["reason"] not in PROBLEMS]
+    from ..message.containers import skip_is_failure
+
+    not_read = [x for x in s.skipped if skip_is_failure(x["reason"])]
+    passed = [x for x in s.skipped if not skip_is_failure(x["reason"])]
     rows = (("files", s.files), ("messages", s.messages), ("parts", s.parts),
             ("failures (messages not readable)", len(s.failures)),
             ("not read (unreadable, damaged, ...)", len(not_read)),
@@ -548,7 +602,7 @@ def _print_summary(s: Summary, *, listing: bool = False) -> None:
         w("\nissues by kind\n")
         for kind, n in data["issues"].items():
             w(f"  {kind:<38}{n:>8}\n")
-            if listing:
+            if listing and s.by_kind is not None:
                 _names(w, s.by_kind[kind], "    ")
     if data["charsets"]:
         w("\ncharsets (how chosen)\n")

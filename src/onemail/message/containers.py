@@ -84,6 +84,8 @@ __all__ = [
     "MAIL_FIELDS",
     "MAX_LAYERS",
     "MAIL_SUFFIXES",
+    "FAILURE_REASONS",
+    "NO_MAIL_REASONS",
     "SKIP_REASONS",
     "MAX_DECOMPRESSED_BYTES",
     "MAX_RATIO",
@@ -97,6 +99,7 @@ __all__ = [
     "Skipped",
     "maildir_flags",
     "recognise",
+    "skip_is_failure",
     "task_for",
     "tasks",
     "walk",
@@ -125,6 +128,26 @@ SKIP_REASONS: dict[str, str] = {
 }
 """Why something was skipped: ``reason -> meaning``. :attr:`Skipped.reason` is one of these keys;
 counting skipped items by reason is how a caller reports them."""
+
+FAILURE_REASONS = frozenset({"unreadable", "not-regular", "damaged", "limit", "encrypted", "needs-extra"})
+"""The skip reasons that mean input was not read (``onemail scan``, ``read`` and ``export``
+exit 1 on them). The others are ordinary findings of a walk: a ``README`` beside the mail, a
+contact in a PST (``not-message``), a message still being delivered (``incomplete``, M41)."""
+
+NO_MAIL_REASONS = frozenset({"not-mail", "empty"})
+"""The skip reasons that say a path holds no mail: a failure for a path named on the command
+line (the user asked for mail there), an ordinary finding for a file inside a named folder."""
+
+
+def skip_is_failure(reason: str, *, named: bool = False) -> bool:
+    """Whether a skip means that input asked for was not read: its reason is one of
+    :data:`FAILURE_REASONS`, or ``named`` (the path as named by the caller, no member or folder
+    inside it: :attr:`Skipped.named`) and it holds no mail (:data:`NO_MAIL_REASONS`). The one
+    rule of the exit codes of ``onemail scan``, ``read`` and ``export``.
+
+    :param reason: a key of :data:`SKIP_REASONS`.
+    """
+    return reason in FAILURE_REASONS or (named and reason in NO_MAIL_REASONS)
 
 MAIL_SUFFIXES = (".eml", ".mbox", ".mbx", ".msg", ".dat", ".tnef", ".mail")
 """Name endings that make a header-less or unusual text file be read as a message anyway (a

@@ -268,7 +268,7 @@ def spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterator[Mbo
         if nl < 0:
             return
         first = nl + 1
-        _, _, length, body = _section(data, first, n)
+        length, body = _length_field(data, first, n)
         by_length = False
         if length is not None and body >= 0 and body + length <= n:
             target = body + length
@@ -297,6 +297,28 @@ def spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterator[Mbo
                 break
             unsplit.append(line)
             j = line
+
+
+_LOOK = (4 << 10, 64 << 10)  # bytes :func:`_length_field` looks through for a header's end
+
+
+def _length_field(data: Data, first: int, n: int) -> tuple[int | None, int]:
+    """The ``Content-Length`` value and body offset :func:`_section` gives for the header at
+    ``first`` (the byte after a separator line), without walking its lines when the text
+    ``content-length`` (any case) is nowhere before its first empty line (looked for in the
+    first 4 KiB, then 64 KiB: :data:`_LOOK`): then no field can give a length
+    (``(None, -1)``)."""
+    for size in _LOOK:
+        look = min(n, first + size)
+        lf = data.find(b"\n\n", first - 1, look)  # first - 1: the separator line's line feed
+        crlf = data.find(b"\n\r\n", first - 1, look if lf < 0 else lf + 2)
+        end = crlf if crlf >= 0 else lf
+        if end >= 0:
+            if b"content-length" not in data[first:end].lower():
+                return None, -1
+            break
+    _, _, length, body = _section(data, first, n)
+    return length, body
 
 
 def _length_target(data: Data, target: int, n: int) -> int | None:

@@ -467,11 +467,13 @@ def _reach(f: BinaryIO, window: bytes, w0: int, span: MboxSpan, size: int) -> in
     """The file offset a ``Content-Length`` in the span's header section could make its end
     (the largest such length counted from the first empty line), when bytes there could be a
     separator or the mailbox's end; else ``None``."""
-    ends = [i for i in (window.find(b"\n\n", span.start, span.end),
-                        window.find(b"\n\r\n", span.start, span.end)) if i >= 0]
-    if not ends:
+    lf = window.find(b"\n\n", span.start, span.end)  # the header's end: the first empty line
+    crlf = window.find(b"\n\r\n", span.start, span.end if lf < 0 else lf + 2)  # (not the body)
+    if lf < 0 and crlf < 0:
         return None
-    head_end = min(ends)
+    head_end = crlf if crlf >= 0 else lf
+    if b"content-length" not in window[span.start:head_end + 1].lower():  # the regex is slower
+        return None
     lengths = [int(m.group(1)) for m in _CONTENT_LENGTH.finditer(window, span.start, head_end + 1)]
     if not lengths:
         return None

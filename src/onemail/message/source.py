@@ -167,6 +167,12 @@ class Skipped:
         escape it before printing on a terminal)."""
         return place_name(self.path, member=self.member, archive=self.archive, folder=self.folder)
 
+    @property
+    def named(self) -> bool:
+        """True when this is a path as the caller named it, not a piece inside it (no
+        :attr:`member`, no :attr:`folder`)."""
+        return self.member is None and self.folder is None
+
     def to_json(self) -> dict[str, object]:
         """Return ``{"path", "reason", "detail"}`` and the other fields that are set."""
         out: dict[str, object] = {"path": self.path, "reason": self.reason, "detail": self.detail}
