@@ -558,3 +558,38 @@ def test_private_use_characters_mark_a_cjk_reading():
             ("中文处理技术。", "\uff96\uff90\uff8e\uff84\uff74\uff66\uff80\ufa12\uff7c\uff8a\ue40c\uff63")):
         assert text.encode("gbk").decode("cp932") == mojibake
         assert repair(mojibake) == Repair(text, (("shift_jis", "gbk"),))
+
+
+def test_d50_carrier_emoji_in_plain_japanese_are_no_sign_of_a_wrong_reading():
+    """D50: examples/jpmobile-softbank-emoji.eml, a SoftBank mail in Shift_JIS whose subject
+    and body end with carrier emoji (user-defined rows F0..F9, which cp932 reads as private
+    use): the text stays, and no step is proposed (it was read back as GBK, ``杮暥骷``)."""
+    from onemail.detect import mojibake_steps
+
+    body = bytes.fromhex("967b95b6f7bc").decode("cp932")
+    subject = bytes.fromhex("91e896bcf97c").decode("cp932")
+    assert (body, subject) == ("本文\ue59f", "題名\ue6d8")
+    # (in the whole file, ASCII headers around them: Latin prose, where a run of two ideographs
+    # costs as mojibake does, and the GBK reading's run of three did not)
+    headers = ("Mime-Version: 1.0\nContent-Type: text/plain; charset=shift_jis\nStatus: RO\n"
+               f"Subject: {subject}\n\n")
+    for text in (body, subject, f"{headers}{body}\nFor softbank\n\n",
+                 "今日は雨が降っています\ue04a明日は晴れ\ue049"):
+        assert repair(text) == Repair(text, ())
+        assert mojibake_steps(text) == ()
+    # the class: an emoji of each user-defined row after plain Japanese
+    for lead in range(0xF0, 0xFA):
+        for text in (f"会議{bytes((lead, 0x80)).decode('cp932')}", f"{headers}本文{bytes((lead, 0x9F)).decode('cp932')}\n"):
+            assert repair(text) == Repair(text, ()), hex(lead)
+    # among lone half-width katakana (GBK read as Shift_JIS, D43) they still are
+    mojibake = "中文处理工作。".encode("gbk").decode("cp932")
+    assert repair(mojibake).text == "中文处理工作。"
+
+
+def test_d50_detect_scan_proposes_no_repair_of_the_softbank_example():
+    from paths import REPO
+
+    from onemail.detect import scan
+
+    (row,) = scan([REPO / "examples" / "jpmobile-softbank-emoji.eml"])
+    assert (row.charset, row.repaired, row.chain) == ("shift_jis", False, "")

@@ -1096,10 +1096,35 @@ def _odd_east(han: int, common: int, text: str) -> bool:
     """True when East Asian ``text`` (``han`` ideographs, ``common`` of them common) may be the
     reading of another CJK page: mostly rare ideographs (D10), or a private-use character,
     which no text holds: a CJK page's reading of a byte pair it has no character for (GBK
-    read as Shift_JIS, D43)."""
-    return bool(han and common * 2 < han) or _PRIVATE_USE.search(text) is not None
+    read as Shift_JIS, D43), unless it is a carrier emoji in plain Japanese (D50)."""
+    return bool(han and common * 2 < han) or (
+        _PRIVATE_USE.search(text) is not None and not _user_defined_in_japanese(text))
 
 
+#: The private-use characters a Shift_JIS reading (cp932) gives for its user-defined rows, lead
+#: bytes 0xF0..0xF9: carrier emoji and company characters (D50).
+_USER_DEFINED_SJIS = re.compile("[\ue000-\ue757]")
+#: A kana or an ideograph (D50).
+_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _user_defined_in_japanese(text: str) -> bool:
+    """True when every private-use character of ``text`` is one Shift_JIS gives its
+    user-defined rows (U+E000..U+E757: the carrier emoji of Japanese mobile mail, ``本文\ue59f``)
+    and the rest of the text reads as plain Japanese: kana or ideographs, mostly common ones
+    (:func:`_odd_east`'s own test), no half-width katakana alone (D26) nor outnumbering the
+    kanji without kana (D31). Such characters are what the right reading gives, no sign of a
+    wrong one (D50); GBK read as Shift_JIS gives them among lone half-width katakana
+    (``ﾗ\ue2bc鄙``, D43), Western text read as Shift_JIS among Latin letters (``gtr\ue48crigt``,
+    D44)."""
+    if _count(_PRIVATE_USE, text) != _count(_USER_DEFINED_SJIS, text) or _JAPANESE.search(text) is None:
+        return False
+    if _LONE_HALF_KANA.search(text) is not None:
+        return False
+    c = classify(text)
+    if c.han and not c.kana and c.half_kana > c.han:
+        return False
+    return c.common * 2 >= c.han
 #: Korean read as a Chinese page comes back when its reading has at least this many syllables
 #: and at least this share of them among Korean's common ones (D48).
 KOREAN_MIN = 4
