@@ -36,7 +36,8 @@ language's letters (a sign every language uses between ASCII characters counts f
 East Asian character must touch an ASCII letter and one standing alone must read as a word;
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
-(D48, the one exception to the Han/Hangul guard).
+(D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
+than random syllables (D51): the two exceptions to the Han/Hangul guard.
 
 **The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
@@ -412,6 +413,8 @@ _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 def _score(text: str) -> tuple[float, str, Counts]:
     """Return ``(repair score, script group, counts)`` of ``text``."""
     c = classify(text)
+    if c.hangul and _not_korean(text):
+        c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
     # (letters inside an ASCII word are no language's evidence, D49)
     s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text))
                      if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
@@ -695,7 +698,7 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
             or not _alone_runs_are_words(old_text, wrong, right)):
         return False
     if (wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text)
-            and not _korean_again(wrong, right, new, new_text)):
+            and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new)):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
@@ -1159,6 +1162,83 @@ def _korean_syllables(text: str) -> bool:
 
 
 _ALL_HANGUL = re.compile("[\uac00-\ud7a3]")
+#: The Hangul syllables and the Hanja EUC-KR encodes (KS X 1001): what a reading of other bytes
+#: picks from.
+KS_SYLLABLES = 2350
+KS_HANJA = 4888
+#: Hangul (with Hanja) is another page's bytes read as EUC-KR when its characters are, on
+#: average, at least this many nats per character less likely as Korean than characters of
+#: KS X 1001 picked at random (D51).
+NOT_KOREAN_NATS = -1.0
+_KOREAN_NATS: dict[str, float] = {}
+_NOT_COMMON_KOREAN: list[re.Pattern[str]] = []
+
+
+def _common_syllables_re() -> re.Pattern[str]:
+    """D48's pattern of Korean's common syllables, compiled on first use."""
+    if not _KOREAN:
+        _korean_syllables("")  # (compiles D48's pattern)
+    return _KOREAN[0]
+#: A Hangul syllable or an ideograph (a Hanja in Korean text).
+_KOREAN_UNIT = re.compile("[\uac00-\ud7a3\u3400-\u9fff\uf900-\ufaff]")
+
+
+def _korean_nats() -> dict[str, float]:
+    """Per Hangul syllable of langdetect's Korean profile, ``log(P_korean / P_random)`` in nats,
+    ``P_random = 1 / (KS_SYLLABLES + KS_HANJA)``; ``""``: that of a syllable the profile lacks
+    (half the least count it keeps); ``"\u4e00"``: that of any ideograph (the profile's Hanja share, spread over
+    ``KS_HANJA``) (D51)."""
+    if not _KOREAN_NATS:
+        from ._tables.language import KOREAN_HANJA_COUNT, KOREAN_SYLLABLE_COUNTS
+
+        syllables, counts = KOREAN_SYLLABLE_COUNTS
+        total = sum(counts) + KOREAN_HANJA_COUNT + min(counts) / 2 * (KS_SYLLABLES - len(counts))
+        units = KS_SYLLABLES + KS_HANJA
+        built = {ch: math.log(n / total * units) for ch, n in zip(syllables, counts, strict=True)}
+        # (the profile keeps the syllables counted at least min(counts) times: one it lacks was
+        # counted fewer, half of that at the middle)
+        built[""] = math.log(min(counts) / 2 / total * units)
+        built["\u4e00"] = math.log(KOREAN_HANJA_COUNT / total / KS_HANJA * units)
+        _KOREAN_NATS.update(built)  # one step: no thread sees part of it
+    return _KOREAN_NATS
+
+
+def _not_korean(text: str) -> bool:
+    """True when the Hangul of ``text`` is no Korean text but a CJK page's bytes read as EUC-KR
+    (D51): a Hangul syllable, at least ``KOREAN_MIN`` syllables and ideographs, fewer than
+    ``KOREAN_COMMON`` of them common syllables (the cheap test first, D48's pattern), and on
+    average ``NOT_KOREAN_NATS`` or less per character against characters of KS X 1001 picked
+    at random (langdetect's Korean counts). GBK's common ideographs are EUC-KR's syllables
+    and Hanja, so Chinese read as EUC-KR gives syllables that follow the Chinese characters'
+    bytes, not Korean's frequencies, with Hanja among them (``큽쳄敎澹`` for ``女美午勇``)."""
+    if _ALL_HANGUL.search(text) is None:
+        return False
+    # (the cheap test on the non-ASCII characters, at least the syllables and ideographs: the
+    # characters that are not common syllables are few in Korean text, so few matches)
+    if not _NOT_COMMON_KOREAN:
+        from ._tables.language import KOREAN_SYLLABLES
+
+        _NOT_COMMON_KOREAN.append(re.compile("[^\x00-\x7f" + KOREAN_SYLLABLES + "]"))
+    high = len(text) - len(text.encode("ascii", "ignore"))
+    if high - _count(_NOT_COMMON_KOREAN[0], text) >= KOREAN_COMMON * high:
+        return False
+    units = _count(_KOREAN_UNIT, text)
+    if units < KOREAN_MIN or _count(_common_syllables_re(), text) >= KOREAN_COMMON * units:
+        return False
+    nats = _korean_nats()
+    unseen, hanja = nats[""], nats["\u4e00"]
+    total = sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
+                for ch, n in Counter(_KOREAN_UNIT.findall(text)).items())
+    return total <= NOT_KOREAN_NATS * units
+
+
+def _chinese_again(wrong: str, right: str, old_text: str, new: Counts) -> bool:
+    """True when a step from EUC-KR to GBK or Big5 reads Hangul that is no Korean
+    (:func:`_not_korean`) back into Chinese (D51): ideographs only (no Hangul, no kana), at
+    least ``KOREAN_MIN``, ``KOREAN_COMMON`` of them common. The other way of D48."""
+    if wrong != "euc-kr" or right not in ("gbk", "big5") or new.hangul or new.kana or new.han < KOREAN_MIN:
+        return False
+    return new.common >= KOREAN_COMMON * new.han and _not_korean(old_text)
 
 
 def _east_input(old: Counts, text: str) -> bool:
@@ -1176,8 +1256,10 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     if not _east_input(old, text):
         return False
     if right in _CJK_PAGES:
-        # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48)
-        return _odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han >= KOREAN_MIN)
+        # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
+        # and Chinese read as EUC-KR: syllables that are no Korean, D51)
+        return (_odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han >= KOREAN_MIN)
+                or (right in ("gbk", "big5") and _not_korean(text)))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
         if found is None:
@@ -1293,8 +1375,9 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
         if _vetoed(group, new_group, right) and not (
-                group == "han" and _korean_again(wrong, right, new_counts, out)):
-            continue  # (Han to Hangul only for Korean read as GBK or Big5, D48)
+                group == "han" and _korean_again(wrong, right, new_counts, out)) and not (
+                group == "hangul" and _chinese_again(wrong, right, current, new_counts)):
+            continue  # (Han to Hangul only for Korean read as GBK or Big5, D48, and back, D51)
         if _kana_han_flip(counts, new_counts, right):
             continue
         # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading; among
@@ -1471,6 +1554,8 @@ def repair_possible(text: str) -> bool:
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
     korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
+    # (Hangul that is no Korean may be Chinese read as EUC-KR, D51)
+    chinese = ("gbk", "big5") if len(rights) == 1 and _not_korean(text) else ()
     memo: _Memo = {}
     for wrong in _CJK_WRONG:
         try:
@@ -1479,7 +1564,7 @@ def repair_possible(text: str) -> bool:
             continue
         if data.isascii():
             continue
-        for right in rights if wrong not in ("gbk", "big5") else rights + korean:
+        for right in rights + korean if wrong in ("gbk", "big5") else rights + chinese if wrong == "euc-kr" else rights:
             if right == wrong:
                 continue
             if right != "utf-8" and not _two_east(data, right, memo, wrong):
