@@ -614,3 +614,18 @@ def test_d51_chinese_read_as_euc_kr_becomes_chinese_again():
 def test_limit_korean_of_rare_syllables_only():
     text = "<title>얌냠짭짭</title>"
     assert repair(text) == Repair(text, ())
+
+
+def test_d52_cjk_pages_read_as_shift_jis_become_themselves_again():
+    """D52: GBK and Big5 read as Shift_JIS give half-width katakana no Japanese word writes (a
+    small kana or a sound mark after no katakana, ``｣`` without ``｢``); EUC-KR read as Shift_JIS
+    gives half-width katakana whose EUC-KR reading Korean makes likely."""
+    for text, page, codec in (("市的提姜圳，外城容", "gbk", "gbk"), ("我的的述。問局", "big5", "big5"),
+                              ("오늘은 날씨가 좋습니다", "euc-kr", "euc_kr"), ("영하 에국설", "euc-kr", "euc_kr")):
+        mojibake = text.encode(codec).decode("cp932")
+        assert repair(mojibake) == Repair(text, (("shift_jis", page),)), mojibake
+    assert "市的提姜圳，".encode("gbk").decode("cp932") == "ﾊﾐｵﾄﾌ眇ｪﾛﾚ｣ｬ"
+    # Japanese in half-width katakana, with kanji and without kana, stays
+    for clean in ("ﾃｽﾄ送信", "ｵﾚﾝｼﾞ色", "ｶﾀｶﾅ 日本", "ｸﾞﾙｰﾌﾟ会議", "ｼｽﾃﾑ障害 ﾒﾝﾃﾅﾝｽ", "ﾆｭｰｽ速報",
+                  "｢ﾆｭｰｽ｣速報", "行ｯﾃ看病ｼﾃﾔﾘ", "ﾃﾞｼﾞﾀﾙｶﾒﾗ 新製品", "ｱﾘｶﾞﾄｳｺﾞｻﾞｲﾏｼﾀ"):
+        assert repair(clean) == Repair(clean, ()), clean

@@ -1100,8 +1100,39 @@ def _odd_east(han: int, common: int, text: str) -> bool:
     reading of another CJK page: mostly rare ideographs (D10), or a private-use character,
     which no text holds: a CJK page's reading of a byte pair it has no character for (GBK
     read as Shift_JIS, D43), unless it is a carrier emoji in plain Japanese (D50)."""
-    return bool(han and common * 2 < han) or (
-        _PRIVATE_USE.search(text) is not None and not _user_defined_in_japanese(text))
+    if han and common * 2 < han:
+        return True
+    if _PRIVATE_OR_HALF.search(text) is None:
+        return False  # (one scan for both signs below: most text has neither)
+    return (_PRIVATE_USE.search(text) is not None and not _user_defined_in_japanese(text)) or _odd_half_kana(text)
+
+
+_PRIVATE_OR_HALF = re.compile("[\ue000-\uf8ff\uff61-\uff9f]")
+
+
+_HALF_KANA = re.compile("[\uff61-\uff9f]")
+_KANA = re.compile("[\u3040-\u30ff]")
+#: Half-width katakana no Japanese word writes (D52): a small kana, the long-vowel mark or a
+#: sound mark after no katakana (a small ｯ may follow a kanji: ``行ｯﾃ``), the voiced mark after
+#: a kana that takes none (only ｳ, the k-, s-, t- and h-rows do), the semi-voiced mark after
+#: another than the h-row.
+_NO_JAPANESE = re.compile(
+    "(?<![\uff66-\uff9f])[\uff67-\uff6e\uff70\uff9e\uff9f]"
+    "|(?<![\uff66-\uff9f\u3400-\u9fff])\uff6f"
+    "|(?<=[\uff66-\uff72\uff74\uff75\uff85-\uff89\uff8f-\uff9d\uff70\uff9e\uff9f])\uff9e"
+    "|(?<![\uff8a-\uff8e])\uff9f")
+
+
+def _odd_half_kana(text: str) -> bool:
+    """True when ``text``, without full-width kana, holds half-width katakana that no Japanese
+    word writes (``_NO_JAPANESE``), or a closing half-width corner bracket ``｣`` without its
+    opening one (D52). A CJK page's bytes read as Shift_JIS give them so: its single bytes
+    0xA1..0xDF taken from the other page's characters pair by pair (``ﾊﾐｵﾄﾌ眇ｪﾛﾚ｣ｬ`` is GBK
+    ``市的提姜圳，``: ``，`` is ``A3 AC``, ``｣ｬ``); Japanese in half-width katakana follows
+    its spelling (``ﾃﾞｼﾞﾀﾙｶﾒﾗ``, ``ｸﾞﾙｰﾌﾟ会議``)."""
+    if _HALF_KANA.search(text) is None or _KANA.search(text) is not None:
+        return False  # (Japanese writes full-width kana: CJK pages read as Shift_JIS seldom give them)
+    return _NO_JAPANESE.search(text) is not None or text.count("\uff63") > text.count("\uff62")
 
 
 #: The private-use characters a Shift_JIS reading (cp932) gives for its user-defined rows, lead
@@ -1143,11 +1174,12 @@ def _korean_again(wrong: str, right: str, new: Counts, new_text: str) -> bool:
     GB2312's and Big5's common ideographs (rows 0xB0..0xC8), so the mojibake looks like
     Chinese; Chinese read as EUC-KR gives syllables its characters' bytes pick, seldom common
     ones (at most 2 of 3 in 2 265 Chinese lines and texts)."""
-    if right != "euc-kr" or wrong not in ("gbk", "big5") or new.hangul < KOREAN_MIN:
+    if right != "euc-kr" or wrong not in ("gbk", "big5", "shift_jis") or new.hangul < KOREAN_MIN:
         return False
     if (new.han + new.kana + new.half_kana) * 10 > new.hangul:
         return False
-    return _korean_syllables(new_text)
+    # (mostly common syllables, D48, or syllables Korean makes likely, D52)
+    return _korean_syllables(new_text) or _likely_korean(new_text)
 
 
 def _korean_syllables(text: str) -> bool:
@@ -1225,11 +1257,24 @@ def _not_korean(text: str) -> bool:
     units = _count(_KOREAN_UNIT, text)
     if units < KOREAN_MIN or _count(_common_syllables_re(), text) >= KOREAN_COMMON * units:
         return False
+    return _korean_log_ratio(text) <= NOT_KOREAN_NATS * units
+
+
+def _korean_log_ratio(text: str) -> float:
+    """The sum over the Hangul syllables and ideographs of ``text`` of ``log(P_korean /
+    P_random)`` (:func:`_korean_nats`), in nats (D51)."""
     nats = _korean_nats()
     unseen, hanja = nats[""], nats["\u4e00"]
-    total = sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
-                for ch, n in Counter(_KOREAN_UNIT.findall(text)).items())
-    return total <= NOT_KOREAN_NATS * units
+    return sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
+               for ch, n in Counter(_KOREAN_UNIT.findall(text)).items())
+
+
+def _likely_korean(text: str) -> bool:
+    """True when the Hangul of ``text`` (at least ``KOREAN_MIN`` syllables and ideographs) is on
+    average ``-NOT_KOREAN_NATS`` or more per character likelier as Korean than characters of
+    KS X 1001 picked at random (D52: the other side of :func:`_not_korean`)."""
+    units = _count(_KOREAN_UNIT, text)
+    return units >= KOREAN_MIN and _korean_log_ratio(text) >= -NOT_KOREAN_NATS * units
 
 
 def _chinese_again(wrong: str, right: str, old_text: str, new: Counts) -> bool:
@@ -1258,7 +1303,7 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     if right in _CJK_PAGES:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
         # and Chinese read as EUC-KR: syllables that are no Korean, D51)
-        return (_odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han >= KOREAN_MIN)
+        return (_odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
                 or (right in ("gbk", "big5") and _not_korean(text)))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
@@ -1554,8 +1599,6 @@ def repair_possible(text: str) -> bool:
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
     korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
-    # (Hangul that is no Korean may be Chinese read as EUC-KR, D51)
-    chinese = ("gbk", "big5") if len(rights) == 1 and _not_korean(text) else ()
     memo: _Memo = {}
     for wrong in _CJK_WRONG:
         try:
@@ -1564,7 +1607,13 @@ def repair_possible(text: str) -> bool:
             continue
         if data.isascii():
             continue
-        for right in rights + korean if wrong in ("gbk", "big5") else rights + chinese if wrong == "euc-kr" else rights:
+        extra: tuple[str, ...] = korean if wrong != "shift_jis" else ()
+        if wrong == "shift_jis" and len(rights) == 1 and _HALF_KANA.search(text) is not None and (
+                han + _count(_HALF_KANA, text) >= KOREAN_MIN):
+            extra = ("euc-kr",)  # (Korean read as Shift_JIS: half-width katakana, D52)
+        elif wrong == "euc-kr":  # (Hangul that is no Korean may be Chinese read as EUC-KR, D51)
+            extra = ("gbk", "big5") if len(rights) == 1 and _not_korean(text) else ()
+        for right in rights + extra:
             if right == wrong:
                 continue
             if right != "utf-8" and not _two_east(data, right, memo, wrong):
@@ -1572,8 +1621,8 @@ def repair_possible(text: str) -> bool:
             out = _decode(data, right)
             if out is None or out == text:
                 continue
-            if right in korean and len(rights) == 1 and not _korean_syllables(out):
-                continue  # (before the counts: D48's syllables, counted with patterns)
+            if right in korean and len(rights) == 1 and not (_korean_syllables(out) or _likely_korean(out)):
+                continue  # (before the counts: D48's syllables, counted with patterns, D52's odds)
             if right != "utf-8" and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True
