@@ -1265,8 +1265,9 @@ def _korean_log_ratio(text: str) -> float:
     P_random)`` (:func:`_korean_nats`), in nats (D51)."""
     nats = _korean_nats()
     unseen, hanja = nats[""], nats["\u4e00"]
+    # (the characters counted in C: one entry per distinct character, not a list of them)
     return sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
-               for ch, n in Counter(_KOREAN_UNIT.findall(text)).items())
+               for ch, n in Counter(text).items() if _KOREAN_UNIT.match(ch))
 
 
 def _likely_korean(text: str) -> bool:
