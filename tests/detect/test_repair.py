@@ -627,5 +627,6 @@ def test_d52_cjk_pages_read_as_shift_jis_become_themselves_again():
     assert "市的提姜圳，".encode("gbk").decode("cp932") == "ﾊﾐｵﾄﾌ眇ｪﾛﾚ｣ｬ"
     # Japanese in half-width katakana, with kanji and without kana, stays
     for clean in ("ﾃｽﾄ送信", "ｵﾚﾝｼﾞ色", "ｶﾀｶﾅ 日本", "ｸﾞﾙｰﾌﾟ会議", "ｼｽﾃﾑ障害 ﾒﾝﾃﾅﾝｽ", "ﾆｭｰｽ速報",
-                  "｢ﾆｭｰｽ｣速報", "行ｯﾃ看病ｼﾃﾔﾘ", "ﾃﾞｼﾞﾀﾙｶﾒﾗ 新製品", "ｱﾘｶﾞﾄｳｺﾞｻﾞｲﾏｼﾀ"):
+                  "｢ﾆｭｰｽ｣速報", "行ｯﾃ看病ｼﾃﾔﾘ", "ﾃﾞｼﾞﾀﾙｶﾒﾗ 新製品", "ｱﾘｶﾞﾄｳｺﾞｻﾞｲﾏｼﾀ",
+                  "ｧｨｩｪｫｯ"):  # (the last: a visible clean original, the small kana listed)
         assert repair(clean) == Repair(clean, ()), clean

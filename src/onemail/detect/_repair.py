@@ -1124,15 +1124,20 @@ _NO_JAPANESE = re.compile(
 
 
 def _odd_half_kana(text: str) -> bool:
-    """True when ``text``, without full-width kana, holds half-width katakana that no Japanese
-    word writes (``_NO_JAPANESE``), or a closing half-width corner bracket ``｣`` without its
-    opening one (D52). A CJK page's bytes read as Shift_JIS give them so: its single bytes
+    """True when ``text``, without full-width kana, holds two signs of half-width katakana that
+    no Japanese word writes (``_NO_JAPANESE``; a closing half-width corner bracket ``｣``
+    without its opening one), or one and a kanji (D52). A CJK page's bytes read as Shift_JIS give them so: its single bytes
     0xA1..0xDF taken from the other page's characters pair by pair (``ﾊﾐｵﾄﾌ眇ｪﾛﾚ｣ｬ`` is GBK
     ``市的提姜圳，``: ``，`` is ``A3 AC``, ``｣ｬ``); Japanese in half-width katakana follows
     its spelling (``ﾃﾞｼﾞﾀﾙｶﾒﾗ``, ``ｸﾞﾙｰﾌﾟ会議``)."""
     if _HALF_KANA.search(text) is None or _KANA.search(text) is not None:
         return False  # (Japanese writes full-width kana: CJK pages read as Shift_JIS seldom give them)
-    return _NO_JAPANESE.search(text) is not None or text.count("\uff63") > text.count("\uff62")
+    # (two such signs, or one among kanji: a list of the small kana, ``ｧｨｩｪｫｯ``, starts with one)
+    signs = _count(_NO_JAPANESE, text) + max(0, text.count("\uff63") - text.count("\uff62"))
+    return signs >= 2 or (signs == 1 and _HAN.search(text) is not None)
+
+
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
 
 #: The private-use characters a Shift_JIS reading (cp932) gives for its user-defined rows, lead
