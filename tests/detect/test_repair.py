@@ -630,3 +630,16 @@ def test_d52_cjk_pages_read_as_shift_jis_become_themselves_again():
                   "｢ﾆｭｰｽ｣速報", "行ｯﾃ看病ｼﾃﾔﾘ", "ﾃﾞｼﾞﾀﾙｶﾒﾗ 新製品", "ｱﾘｶﾞﾄｳｺﾞｻﾞｲﾏｼﾀ",
                   "ｧｨｩｪｫｯ"):  # (the last: a visible clean original, the small kana listed)
         assert repair(clean) == Repair(clean, ()), clean
+
+
+def test_d53_cp437_box_drawing_inside_a_word_is_utf8():
+    """D53: CP437 writes UTF-8 lead bytes 0xC2..0xDF as box drawing; such a pair against a
+    letter, reading as a common letter, is evidence on its own (one run is enough) and a
+    signature when its second character is box drawing too (D11 left those to DOS art)."""
+    for text in ("Quevól", "Níchot", "Dstag ig för iopar", "Rindakte tıraza nlane"):
+        mojibake = text.encode("utf-8").decode("cp437")
+        assert repair(mojibake) == Repair(text, (("ibm437", "utf-8"),)), mojibake
+    assert "Quevól".encode().decode("cp437") == "Quev├│l"
+    # DOS art, and box drawing whose UTF-8 reading is a rare letter (an ftfy negative case)
+    for clean in ("├┤a┼┐a┼┐a┼┐a┼┐a", "╔══╗\n║ab║\n╚══╝", "┌─┐ Name │ ├─┤"):
+        assert repair(clean) == Repair(clean, ()), clean

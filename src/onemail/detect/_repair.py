@@ -437,6 +437,8 @@ def _score(text: str) -> tuple[float, str, Counts]:
         # so is a private-use character: a CJK page's reading of bytes it has no character
         # for (D43, D44; also a rare character)
         s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_PRIVATE_USE, text)
+        if _BOX.search(text) is not None:
+            s -= SIGNATURE_POINTS * _box_signatures(text)  # (D53)
     hanja = c.han + c.kana
     alpha = c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai
     top = max(hanja, c.hangul, alpha, c.latin + c.other + c.half_kana)
@@ -840,6 +842,45 @@ def _strong(run: str) -> bool:
     return len(chars) >= 3 and not chars.isalpha()
 
 
+_BOX = re.compile("[\u2500-\u259f]")
+_BOX_PAIRS: list[re.Pattern[str]] = []
+
+
+def _box_pair_re() -> re.Pattern[str]:
+    """Compile the pattern of CP437's box drawing for a UTF-8 lead byte (0xC2..0xDF) followed by
+    its character for a continuation byte (0x80..0xBF: letters, signs, box drawing and shades;
+    D11's signatures leave the box drawing to DOS art) (D53)."""
+    if not _BOX_PAIRS:
+        leads = "".join(c for b in range(0xC2, 0xE0) if _BOX.match(c := _decode(bytes((b,)), "ibm437") or ""))
+        conts = "".join(re.escape(_decode(bytes((b,)), "ibm437") or "") for b in range(0x80, 0xC0))
+        _BOX_PAIRS.append(re.compile(f"[{leads}][{conts}]"))
+    return _BOX_PAIRS[0]
+
+
+def _box_letter(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` is a pair of :func:`_box_pair_re` with a letter of an
+    alphabet beside it and a UTF-8 reading that is a common letter of some language: CP437's
+    reading of an accented letter inside a word (``Quev\u251c\u2502l`` for ``Quevól``,
+    ``t\u2500\u2592raza`` for Turkish ``tıraza``); DOS art puts no box drawing against a word,
+    and ``\u253c\u2510`` (``ſ``) is no common letter (D53)."""
+    if end - start != 2 or not _box_pair_re().fullmatch(text, start, end):
+        return False
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if not ((before.isalpha() and before < "\u2500") or (after.isalpha() and after < "\u2500")):
+        return False
+    data = _encode(text[start:end], "ibm437")
+    letter = _decode(data, "utf-8") if data is not None else None
+    return letter is not None and letter.lower() in _letter_fields()
+
+
+def _box_signatures(text: str) -> int:
+    """The pairs of ``text`` that :func:`_box_letter` finds with a box drawing or shade second
+    (the others are D11's signatures already): each a UTF-8 signature (D53)."""
+    return sum(_BOX.match(text, m.start() + 1) is not None and _box_letter(text, m.start(), m.end())
+               for m in _box_pair_re().finditer(text))
+
+
 def _in_word(m: re.Match[str], page: str) -> bool:
     """True when run ``m`` starts with one of ``page``'s in-word leads right after a letter
     (D29): evidence on its own."""
@@ -885,6 +926,8 @@ def _enough_runs(text: str, page: str) -> bool:
         if page == "macintosh" and run.startswith(_MAC_ROOT):
             return True
         if page in _IN_WORD_LEADS and _in_word(m, page):
+            return True
+        if page == "ibm437" and _box_letter(m.string, m.start(), m.end()):
             return True
         count += 1 + _strong(run)
         if count >= _MIN_RUNS[page]:
@@ -973,7 +1016,8 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
             return m.group()
         changed += 1
         piece = m.group()
-        strong += piece[-1] == " " or _strong(piece) or _in_word(m, page)
+        strong += (piece[-1] == " " or _strong(piece) or _in_word(m, page)
+                   or (page == "ibm437" and _box_letter(m.string, m.start(), m.end())))
         covered += len(piece) - len(piece.encode("ascii", "ignore"))
         return out
 
