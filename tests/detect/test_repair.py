@@ -643,3 +643,13 @@ def test_d53_cp437_box_drawing_inside_a_word_is_utf8():
     # DOS art, and box drawing whose UTF-8 reading is a rare letter (an ftfy negative case)
     for clean in ("├┤a┼┐a┼┐a┼┐a┼┐a", "╔══╗\n║ab║\n╚══╝", "┌─┐ Name │ ├─┤"):
         assert repair(clean) == Repair(clean, ()), clean
+
+
+def test_d54_cyrillic_glued_to_an_ascii_word_earns_no_frequency():
+    """D54: windows-1251's reading of a UTF-8 Latin letter after ASCII (``OpГ©cli``) earned
+    the Cyrillic ``Г`` frequency points, and the repair stayed under the margin."""
+    for text in ("Opécli, ntrim", "Ttersésu lest", "Ueñ ci"):
+        mojibake = text.encode("utf-8").decode("cp1251")
+        assert repair(mojibake) == Repair(text, (("windows-1251", "utf-8"),)), mojibake
+    for clean in ("Привет, мир", "Лімбург", "Kееp"):
+        assert repair(clean) == Repair(clean, ()), clean

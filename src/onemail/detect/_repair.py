@@ -407,6 +407,18 @@ def _stray_letters(text: str) -> int:
 
 
 _STRAY_HINT = re.compile(r"[A-Za-z0-9][\u0370-\u0e7f]")
+#: Letters of a non-Latin alphabet right after an ASCII letter, with no ASCII letter or digit
+#: after them (those are D49's): ``OpГ©cli``, windows-1251's reading of UTF-8 ``é`` (D54).
+_GLUED = re.compile(r"(?<=[A-Za-z])[\u0370-\u0e7f]+(?![A-Za-z0-9])")
+
+
+def _glued_letters(text: str) -> int:
+    """The letters of non-Latin alphabets glued to the end of an ASCII word part (``Op\u0413``
+    in ``Op\u0413\xa9cli``): no word changes script inside, so they earn the repair score no
+    frequency points (D54, beside D49's letters with ASCII on both sides)."""
+    if _STRAY_HINT.search(text) is None:
+        return 0
+    return sum(len(m.group()) for m in _GLUED.finditer(text))
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
@@ -416,7 +428,7 @@ def _score(text: str) -> tuple[float, str, Counts]:
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
     # (letters inside an ASCII word are no language's evidence, D49)
-    s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text))
+    s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text) - _glued_letters(text))
                      if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
     if not text.isascii():
         east = c.han + c.kana + c.hangul + c.half_kana + c.wedged
