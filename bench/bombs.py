@@ -228,11 +228,37 @@ def iso2022_bad_escapes(n: int) -> bytes:
     return _body(b"iso-2022-jp", _repeat(b"\x1b(Z", n))
 
 
+def nul_body(media_type: bytes):
+    """A text part of NUL bytes (kept as U+0000, escaped as six characters each in JSON)."""
+    def make(n: int) -> bytes:
+        return _eml(b"Subject: nul\r\nContent-Type: " + media_type + b"; charset=us-ascii\r\n", b"\0" * n)
+    return make
+
+
+def nul_utf16_unaligned(n: int) -> bytes:
+    """UTF-16LE text of U+0001 U+0100 (NUL byte pairs off the unit boundary) and one NUL at the
+    end: the search for the first NUL unit of ``AmbiguousNulInText``."""
+    body = _repeat(b"\x01\x00\x00\x01", n) + b"\x00\x00"
+    return _eml(b"Subject: nul\r\nContent-Type: text/plain; charset=utf-16le\r\n", body)
+
+
 def cjk_lead_ascii(label: bytes):
     def make(n: int) -> bytes:
         return _body(label, _repeat(b"\x81\x20", n))
     make.__doc__ = f"A body declared {label.decode()}: a lead byte before ASCII, repeated."
     return make
+
+
+def export_run(data):
+    """``onemail export FILE -o /dev/null``: reading, records and their JSON Lines."""
+    import os
+    import tempfile
+
+    from onemail.cli import main
+    with tempfile.NamedTemporaryFile(suffix=".eml") as f:
+        f.write(data)
+        f.flush()
+        main(["export", "-o", os.devnull, f.name])
 
 
 def tnef_run(data):
@@ -318,6 +344,9 @@ CLASSES = {
     "big5-lead-ascii": (cjk_lead_ascii(b"big5"), read_run, "read(): Big5 81 20"),
     "euc-jp-lead-ascii": (cjk_lead_ascii(b"euc-jp"), read_run, "read(): EUC-JP 8E 20"),
     "euc-kr-lead-ascii": (cjk_lead_ascii(b"euc-kr"), read_run, "read(): EUC-KR 81 20"),
+    "nul-text-export": (nul_body(b"text/plain"), export_run, "onemail export: text/plain of NULs"),
+    "nul-html-export": (nul_body(b"text/html"), export_run, "onemail export: text/html of NULs"),
+    "nul-utf16-unaligned": (nul_utf16_unaligned, read_run, "read(): UTF-16 NUL bytes off the units"),
 }
 
 

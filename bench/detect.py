@@ -13,11 +13,13 @@ trailing U+FFFD ignored (a cut multi-byte character); only "informative" prefixe
 >= 0x80 or a NUL: pure 7-bit ASCII prefixes are right for every ASCII-compatible answer).
 
 Speed is CPU time (``time.process_time``) of the detection calls alone, same files, same run,
-the least of three passes; the ratio is anchor time / onemail time.
+the least of ``REPEAT`` passes, the detectors' passes alternating (the load weighs on
+both alike); the ratio is anchor time / onemail time.
 
 Usage::
 
     python bench/detect.py [--corpus detect|detect-fresh|all] [--prefix N ...] [--no-per-encoding]
+                           [--only NAME ...] [--repeat N]
 
 Needs the anchors (``pip install -e '.[bench]'``); installs nothing; an absent anchor is
 skipped.
@@ -145,24 +147,25 @@ def run(name: str, prefix: int | None, per_encoding: bool, only: set[str] | None
     # onemail's world: the true label decoded by onemail's own decoders (WHATWG behaviour)
     refs_ours = [reference_ours(e, c, d, bool(prefix)) for _, e, c, d in rows]
     results = {}
-    times = {}
-    for det_name, fn, decode in detectors():
-        if only and not any(det_name.startswith(o) for o in only):
-            continue
+    times: dict[str, float] = {}
+    chosen = [d for d in detectors() if not only or any(d[0].startswith(o) for o in only)]
+    for _, fn, _ in chosen:
         for _, _, _, d in rows[::25]:
             fn(d)  # warm up (lazy imports and tables load on first use), the same for every detector
-        best = None
-        for _ in range(REPEAT):  # the least CPU time of REPEAT passes: other load only adds
+    answers: dict[str, list] = {}
+    for _ in range(REPEAT):  # the least CPU time of REPEAT passes: other load only adds
+        # (the detectors' passes alternate: a change of the machine's load weighs on all alike)
+        for det_name, fn, _ in chosen:
             t0 = time.process_time()
-            answers = [fn(d) for _, _, _, d in rows]
+            answers[det_name] = [fn(d) for _, _, _, d in rows]
             spent = time.process_time() - t0
-            best = spent if best is None else min(best, spent)
-        times[det_name] = best
+            times[det_name] = min(times.get(det_name, spent), spent)
+    for det_name, _, decode in chosen:
         ok = []
-        for (_, _, _, d), ref, ans in zip(rows, refs_ours if det_name == "onemail" else refs, answers,
+        for (_, _, _, d), ref, ans in zip(rows, refs_ours if det_name == "onemail" else refs, answers[det_name],
                                           strict=True):
             ok.append(right(ans, ref, d, bool(prefix), decode))
-        results[det_name] = (answers, ok)
+        results[det_name] = (answers[det_name], ok)
     label = f"{name}" + (f" prefix {prefix}" if prefix else "")
     print(f"\n== {label}: {len(rows)} files")
     names = list(results)
@@ -196,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave out the per-encoding tables (printed for whole files by default)")
     ap.add_argument("--only", nargs="*", help="run only detectors whose name starts so")
     ap.add_argument("--failures", action="store_true", help="list onemail's wrong answers")
+    ap.add_argument("--repeat", type=int, default=REPEAT, help=f"timed passes per detector (default {REPEAT})")
     args = ap.parse_args(argv)
+    globals()["REPEAT"] = max(1, args.repeat)
     corpora = ["detect", "detect-fresh"] if args.corpus == "all" else [args.corpus]
     prefixes = [None] + ([64, 512] if args.prefix is None else args.prefix)
     only = set(args.only) if args.only else None

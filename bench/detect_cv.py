@@ -160,9 +160,8 @@ BUCKETS = ((0, 20), (20, 40), (40, 60), (60, 80), (80, 90), (90, 95), (95, 100),
 def reliability(rows: list[tuple[int, bool]]) -> tuple[list[tuple[str, int, float, float]], float]:
     """Return ``([(bucket, answers, mean confidence, share right)], ECE in points)``.
 
-    Confidence 0 means "indistinguishable" (pure ASCII: every candidate decodes alike), so an
-    answer's confidence is read as the chance that it decodes right only where readings
-    differ; pure 7-bit answers (confidence 0) are right by construction and left out."""
+    Every answer counts, 7-bit ones too: their confidence (99, D56) is also the chance that
+    they decode right (every ASCII-compatible candidate reads them alike)."""
     table = []
     gap = 0.0
     total = len(rows)
@@ -218,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
                 marks.append(bench.right(fn(data), ref, data, prefix, decode))
             ok[name] = marks
         if "onemail" in ok:
-            for (_, _, enc, _, data), right in zip(rows, ok["onemail"], strict=True):
-                conf = _confidence(data) if enc != "ascii" and (not data.isascii() or 0 in data) else None
+            for (_, _, _, _, data), right in zip(rows, ok["onemail"], strict=True):
+                conf = _confidence(data)
                 if conf is not None:
                     calibration.append((conf, right))
         groups: dict[str, list[int]] = defaultdict(list)
@@ -262,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{found and (found.charset, found.confidence)}")
     if calibration:
         table, ece = reliability(calibration)
-        print("\n== reliability of onemail's confidence (all modes; 7-bit and binary answers left out)")
+        print("\n== reliability of onemail's confidence (all modes; binary answers left out)")
         print(f"{'confidence':>10} {'answers':>8} {'mean':>6} {'right':>7}")
         for label, n, mean, share in table:
             print(f"{label:>10} {n:>8} {mean:>6.1f} {share:>7.1%}")

@@ -26,9 +26,12 @@ from . import __version__
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser with every subcommand of :mod:`onemail._cli`."""
+    from ._cli import HelpFormatter, exit_table
+
     parser = argparse.ArgumentParser(
         prog="onemail",
         description="Turn the bytes of e-mail into correct text, and say what had to be repaired.",
+        epilog=exit_table(unread="some input could not be read (reported)"), formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"onemail {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -63,6 +63,26 @@ def test_scan_human_summary(capsys):
     assert "messages" in out and "charsets (how chosen)" in out and "iso-2022-jp (declared)" in out
 
 
+def test_scan_human_counts_do_not_overlap(tmp_path, capsys):
+    """A path not read is counted once, under "not read", not again under "skipped"; the three
+    rows add up to the lines of the two by-reason sections and the failures."""
+    (tmp_path / "ok.eml").write_bytes(b"Subject: ok\r\n\r\nbody\r\n")
+    (tmp_path / "junk.eml").write_bytes(b"\x00\x01\x02" * 100)
+    (tmp_path / "notes").write_bytes(b"shopping list\n")
+    (tmp_path / "empty").write_bytes(b"")
+    missing = tmp_path / "missing.eml"
+    assert main(["scan", str(tmp_path), str(missing)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[:6] == [
+        f"{'files':<40}{4:>8}", f"{'messages':<40}{2:>8}", f"{'parts':<40}{1:>8}",
+        f"{'failures (messages not readable)':<40}{1:>8}",
+        f"{'not read (unreadable, damaged, ...)':<40}{1:>8}",
+        f"{'skipped (no mail to read)':<40}{2:>8}"]
+    assert (f"\nnot read, by reason\n  {'unreadable':<38}{1:>8}\n    {missing}: No such file or "
+            f"directory\n\nskipped, by reason\n  {'empty':<38}{1:>8}\n    {tmp_path / 'empty'}: ") in out
+    assert f"  {'not-mail':<38}{1:>8}\n    {tmp_path / 'notes'}: no message" in out
+
+
 def test_read_json(capsys):
     assert main(["read", str(EXAMPLES / "jpmobile-docomo-jis.eml"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

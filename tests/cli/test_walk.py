@@ -161,10 +161,11 @@ def test_text_summary_counts_like_json(tmp_path, capsys):
     missing = tmp_path / "missing.eml"
     assert main(["scan", str(tmp_path), str(missing)]) == 1
     text = capsys.readouterr().out
-    lines = dict(line.rsplit(None, 1) for line in text.splitlines()[:5])
-    assert (lines["failures"], lines["unreadable"]) == ("1", "1")
+    lines = dict(line.rsplit(None, 1) for line in text.splitlines()[:6])
+    assert (lines["failures (messages not readable)"], lines["not read (unreadable, damaged, ...)"],
+            lines["skipped (no mail to read)"]) == ("1", "1", "0")
     assert "\nfailures\n  " + str(tmp_path / "junk.eml") + ": not a message" in text
-    assert (f"\nskipped by reason\n  unreadable{1:>36}\n    {missing}: No such file or directory\n"
+    assert (f"\nnot read, by reason\n  unreadable{1:>36}\n    {missing}: No such file or directory\n"
             in text)
 
 

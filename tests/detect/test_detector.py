@@ -31,9 +31,12 @@ def test_a_byte_order_mark_is_the_one_candidate():
     assert detect(b"\xff\xfeh\x00i\x00") == Detection("utf-16le", 100, (Candidate("utf-16le", 100),))
 
 
-def test_ascii_and_empty_input_are_utf_8_with_confidence_zero():
-    assert (detect(b"").charset, detect(b"").confidence) == ("utf-8", 0)
-    assert (detect(b"plain ascii").charset, detect(b"plain ascii").confidence) == ("utf-8", 0)
+def test_ascii_and_empty_input_are_utf_8_with_high_confidence():
+    """D56: 7-bit input decodes alike under every ASCII-compatible candidate (not 0, the
+    spec's "indistinguishable"); KOI8-R-like ties of alike readings do not lower it either."""
+    assert (detect(b"").charset, detect(b"").confidence) == ("utf-8", 100)
+    assert (detect(b"plain ascii").charset, detect(b"plain ascii").confidence) == ("utf-8", 99)
+    assert detect(b"ASCII control data\x00\x01 with NULs").confidence == 99
 
 
 def test_bytes_likes_and_wrong_types():

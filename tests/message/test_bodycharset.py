@@ -217,3 +217,47 @@ def test_a_mislabelled_body_lets_the_declared_reading_go_before_the_next(label, 
     assert (msg.parts[0].charset, msg.parts[0].charset_source) == ("windows-1256", "detected")
     assert msg.parts[0].text == "\u06d2" * (4 << 20)
     assert peak < bound * len(data)
+
+
+# --- M50: NUL characters in the text (binary content sent as text) ---------------------------
+
+def _nul_issues(data: bytes, media: str = "text/plain", declared: str | None = "us-ascii"):
+    found: list = []
+    text, cs, _ = decode_body(data, media, declared, issues=found)
+    return text, [(i.kind.value, i.offset, i.length) for i in found if i.kind.value == "AmbiguousNulInText"]
+
+
+def test_a_body_of_nul_bytes_is_kept_and_reported_once():
+    text, found = _nul_issues(b"\0" * 4096)
+    assert text == "\0" * 4096 and found == [("AmbiguousNulInText", 0, 4096)]
+
+
+def test_the_issue_is_at_the_first_run_of_nuls():
+    text, found = _nul_issues(b"abc\0\0def\0gh", "text/html", "utf-8")
+    assert text == "abc\0\0def\0gh" and found == [("AmbiguousNulInText", 3, 2)]
+
+
+def test_utf16_nul_units_count_whole_units_on_unit_boundaries():
+    data = "ab".encode("utf-16le") + b"\0\0\0\0" + "\u0100".encode("utf-16le")  # U+0100 is 00 01
+    text, found = _nul_issues(data, declared="utf-16le")
+    assert text == "ab\0\0\u0100" and found == [("AmbiguousNulInText", 4, 4)]
+    assert _nul_issues("Ā and ā".encode("utf-16le"), declared="utf-16le")[1] == []  # NUL bytes, no NUL text
+    # a pair, a lone surrogate (one U+FFFD of one unit), a BOM before the NULs: still whole units
+    data = b"\xff\xfe" + "😀".encode("utf-16le") + b"\x00\xd8" + b"\0\0" * 3 + b"a\0"
+    text, found = _nul_issues(data, declared="utf-16le")
+    assert text == "\ufeff😀\ufffd\0\0\0a" and found == [("AmbiguousNulInText", 8, 6)]
+    text, found = _nul_issues("x\0".encode("utf-32be"), declared="utf-32be")
+    assert found == [("AmbiguousNulInText", 4, 4)]
+
+
+def test_text_without_nul_is_not_reported():
+    assert _nul_issues(b"plain text\r\n")[1] == []
+
+
+def test_read_reports_the_part():
+    from onemail.message import read
+
+    msg = read(b"From: a@example.com\r\nContent-Type: text/plain\r\n\r\nbefore\0after\r\n")
+    assert msg.parts[0].text == "before\0after\r\n"
+    assert [(i.kind.value, i.where, i.offset, i.length) for i in msg.issues] == [
+        ("AmbiguousNulInText", "part:1", 6, 1)]

@@ -531,3 +531,16 @@ def test_task_for_gives_the_walk_s_own_task(tmp_path):
     for task in planned:
         assert task_for(str(tmp_path), task.member) == task
         assert list(walk_file(task.file, root=tmp_path)) == list(walk_task(task))
+
+
+def test_memory_mapped_zip(tmp_path, monkeypatch):
+    """A zip of MMAP_BYTES or more is read through its memory map (an mmap has no seekable()
+    before Python 3.13: zipfile raised AttributeError on every zip of 64 MiB or more)."""
+    from onemail.message import formats
+
+    samples = _samples(3)
+    _zip(tmp_path / "m.zip", [(f"m{i}.eml", data) for i, data in enumerate(samples)])
+    whole = list(walk([tmp_path / "m.zip"]))
+    monkeypatch.setattr(formats, "MMAP_BYTES", 16)
+    assert list(walk([tmp_path / "m.zip"])) == whole
+    assert len(_messages(whole)) == 3

@@ -78,3 +78,27 @@ def test_empty_and_wrong_input(tmp_path):
         od.bag(["-"])
     with pytest.raises(TypeError, match="list of paths"):
         od.bag(str(tmp_path))
+
+
+def test_zip_members_and_pst_items_on_processes(tmp_path):
+    """A zip of corpus messages and the corpus PST/OST stores cut into ranges of members and of
+    folders and items (small shards), on Dask's process scheduler (each shard pickled to another
+    process): the bag's records and the dataframe's rows are the sequential records."""
+    import zipfile
+
+    files = sorted(MAIL.rglob("*.eml"))[::11][:120]
+    stores = sorted(p for p in (CORPUS / "pst").glob("*.pst"))
+    if len(files) < 120 or not stores:
+        pytest.skip("../shared/corpus is not present")
+    pytest.importorskip("pypff", reason="the onemail[pst] extra is not installed")
+    archive = tmp_path / "mail.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for i, p in enumerate(files):
+            zf.writestr(f"d{i % 3}/{p.name}", p.read_bytes())
+    paths = [archive, *stores]
+    planned = od.plan(paths, target_bytes=20_000)
+    assert {"zip", "pst"} <= {s.kind for s in planned} and len(planned) > 20
+    expected = _sequential(paths)
+    assert od.bag(paths, target_bytes=20_000).compute(scheduler="processes", num_workers=2) == expected
+    frame = od.dataframe(paths, target_bytes=20_000).compute(scheduler="processes", num_workers=2)
+    assert _rows(frame) == records_to_table(expected).to_pylist()

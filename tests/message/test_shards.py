@@ -351,3 +351,377 @@ def test_wrong_arguments():
         list(onemail.shards([], target_bytes=1.5))
     with pytest.raises(TypeError, match="Shard"):
         list(messages("box.mbox"))
+
+
+# ---------------------------------------------------------------------------------------------
+# zip archives (ranges of their walk's steps) and PST/OST stores (ranges of folders and items)
+
+PST = CORPUS / "pst"
+
+
+def _in_plan_order(paths, **kw) -> list:
+    """Every shard's items, the shards read in plan order (each pickled on the way)."""
+    return [item for shard in onemail.shards(paths, **kw)
+            for item in messages(pickle.loads(pickle.dumps(shard)))]
+
+
+def _record_key(record: dict) -> tuple:
+    fields = Source.__dataclass_fields__
+    return Source(**{k: v for k, v in record["source"].items() if k in fields}).key()
+
+
+def _check_split(paths, target: int, kinds: set[str]) -> list:
+    """Planned into ``target``-byte shards: more than one of ``kinds``; read in plan order, the
+    walk's items; the messages sorted on their source and the records sorted on theirs (each
+    shard read alone, in reverse plan order), the walk's. Returns the walk's items."""
+    planned = list(onemail.shards(paths, target_bytes=target))
+    assert len(planned) > 1 and {s.kind for s in planned} & kinds
+    sequential = list(walk(paths))
+    assert _in_plan_order(paths, target_bytes=target) == sequential
+    found = [i for s in reversed(planned) for i in messages(pickle.loads(pickle.dumps(s)))
+             if isinstance(i, Found)]
+    assert sorted(found, key=key) == [i for i in sequential if isinstance(i, Found)]
+    expected = [r for i in sequential if isinstance(i, Found) for r in build_records(i.message, i.source)]
+    got = sorted((r for s in reversed(planned) for r in onemail.records(s)), key=_record_key)
+    assert got == expected
+    return sequential
+
+
+@pytest.mark.parametrize("target", [1, 5000, 100_000])
+def test_corpus_stores_in_ranges_of_folders_and_items(target):
+    """Every corpus PST/OST, cut into pieces of folders and of items down to one item a shard:
+    the walk's items and records (an empty store is one whole shard)."""
+    pytest.importorskip("pypff", reason="the onemail[pst] extra is not installed")
+    stores = sorted(p for p in PST.glob("*") if p.suffix in (".pst", ".ost"))
+    if not stores:
+        pytest.skip("../shared/corpus/pst is not present")
+    split = 0
+    for store in stores:
+        planned = list(onemail.shards([store], target_bytes=target))
+        if len(planned) == 1:
+            assert _in_plan_order([store], target_bytes=target) == list(walk([store]))
+            continue
+        split += 1
+        assert {s.kind for s in planned} == {"pst"}
+        assert sum(s.count for s in planned) == sum(
+            p.stop - p.start for s in planned for p in s.parts)
+        _check_split([store], target, {"pst"})
+    assert split >= (5 if target == 1 else 2)
+
+
+def test_one_big_folder_is_cut_between_its_items():
+    """aspose-net-Outlook.pst's Inbox (8 messages) in one-item shards: the folder is cut, each
+    piece knows the index of its first message."""
+    pytest.importorskip("pypff", reason="the onemail[pst] extra is not installed")
+    store = PST / "aspose-net-Outlook.pst"
+    if not store.exists():
+        pytest.skip("../shared/corpus/pst is not present")
+    planned = list(onemail.shards([store], target_bytes=1))
+    inbox = [(s, p) for s in planned for p in s.parts if p.names == ("Top of Personal Folders", "Inbox")]
+    # 11 sub-items: a sub-folder (no weight: it joins the next piece), two items that are no
+    # messages, then the 8 messages
+    assert [(p.start, p.stop, p.first_message) for _, p in inbox] == [
+        (0, 2, 0), (2, 3, 0), (3, 4, 0), *((i, i + 1, i - 3) for i in range(4, 11))]
+    got = [(i.source.folder, i.source.index) for s, _ in inbox for i in messages(s) if isinstance(i, Found)
+           and i.source.folder.endswith("Inbox")]
+    assert got == [("Top of Personal Folders/Inbox", i) for i in range(8)]
+
+
+def test_corpus_zip_in_ranges_of_members():
+    """The corpus's one zip (an .xlsx: nine members, none mail) in ranges: the walk's skips."""
+    xlsx = CORPUS / "detect" / "None" / "sample-1.xlsx"
+    if not xlsx.exists():
+        pytest.skip("../shared/corpus/detect is not present")
+    for target in (1, 5000):
+        items = _check_split([xlsx], target, {"zip"})
+        assert {i.reason for i in items} == {"not-mail"}
+
+
+def _zipped(path, members: list[tuple[str, bytes]], method=None) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED if method is None else method) as zf:
+        for name, data in members:
+            zf.writestr(name, data)
+
+
+def _corpus_messages(n: int) -> list[bytes]:
+    files = sorted(MAIL.rglob("*.eml"))[::7][:n]
+    if len(files) < n:
+        pytest.skip("../shared/corpus/mail is not present")
+    return [p.read_bytes() for p in files]
+
+
+def test_generated_zip_of_many_members_nested_and_maildir(tmp_path):
+    """A zip of 400 corpus messages in folders, an mbox member (one step: the member stays in
+    one shard), a Maildir (tmp/ files skipped), a gzipped member, a zip inside the zip (not
+    opened: a limit skip), an encrypted member, a member that is no mail: in ranges of every
+    size, the walk's items and records."""
+    import gzip
+
+    mails = _corpus_messages(400)
+    inner = tmp_path / "inner.zip"
+    _zipped(inner, [("x.eml", mails[0])])
+    members = [(f"d{i % 5}/m{i}.eml", m) for i, m in enumerate(mails)]
+    members += [("box.mbox", _mbox([b"Subject: b%d\n\n%s\n" % (i, b"q" * 300) for i in range(50)])),
+                ("Maildir/cur/1.host:2,S", mails[1]), ("Maildir/new/2.host", mails[2]),
+                ("Maildir/tmp/3.host", mails[3]), ("old.eml.gz", gzip.compress(mails[4])),
+                ("inner.zip", inner.read_bytes()), ("notes.txt", b"Title: no mail\n\n"),
+                ("secret.eml", mails[5])]
+    path = tmp_path / "mail.zip"
+    _zipped(path, members)
+    raw = bytearray(path.read_bytes())  # secret.eml: the encryption flag set in both headers
+    for sig, at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        pos = raw.rindex(sig, 0, raw.rindex(b"secret.eml") + 1)
+        raw[pos + at] |= 1
+    path.write_bytes(bytes(raw))
+    sequential = list(walk([path]))
+    reasons = [i.reason for i in sequential if isinstance(i, Skipped)]
+    assert sorted(reasons) == ["encrypted", "incomplete", "limit", "not-mail"]
+    assert sum(isinstance(i, Found) for i in sequential) == 400 + 50 + 2 + 1
+    for target in (1, 3000, 50_000, 1 << 20):
+        planned = list(onemail.shards([path], target_bytes=target))
+        assert {s.kind for s in planned} == {"zip"} and len(planned) > 1
+        _check_split([path], target, {"zip"})
+    # the tmp/ skip (no output) joins the next step's shard: the mbox member, whole
+    [box] = [s for s in onemail.shards([path], target_bytes=1) if s.parts[1] == "box.mbox"]
+    assert box.parts[0] == "Maildir/tmp/3.host"
+    assert [type(i).__name__ for i in messages(box)] == ["Skipped"] + ["Found"] * 50
+
+
+def test_zip_inside_a_folder_and_a_small_zip(tmp_path):
+    """A zip found in a folder keeps its member name as the archive; a zip under target_bytes
+    whose members give more is looked at (SNIFF_DIVISOR) and cut; a tiny one joins a batch."""
+    mails = _corpus_messages(60)
+    (tmp_path / "a").mkdir()
+    _zipped(tmp_path / "a" / "big.zip", [(f"m{i}.eml", m) for i, m in enumerate(mails)])
+    _zipped(tmp_path / "a" / "tiny.zip", [("t.eml", mails[0])])
+    (tmp_path / "a" / "z.eml").write_bytes(mails[1])
+    size = (tmp_path / "a" / "big.zip").stat().st_size
+    total = sum(len(m) for m in mails)
+    assert total > size  # deflated
+    target = (size + total) // 2
+    planned = list(onemail.shards([tmp_path], target_bytes=target))
+    zips = [s for s in planned if s.kind == "zip"]
+    assert len(zips) >= 2 and all(s.member == "a/big.zip" for s in zips)
+    assert any(s.kind == "files" and any(t.member == "a/tiny.zip" for t in s.tasks) for s in planned)
+    items = _check_split([tmp_path], target, {"zip"})
+    assert {i.source.archive for i in items if isinstance(i, Found)} == {"a/big.zip", "a/tiny.zip", None}
+    # stored members too
+    _zipped(tmp_path / "stored.zip", [(f"m{i}.eml", m) for i, m in enumerate(mails)], method=0)
+    _check_split([tmp_path / "stored.zip"], 10_000, {"zip"})
+
+
+def test_zip_budget_holds_across_shards(tmp_path, monkeypatch):
+    """The output budget of one archive (MAX_RATIO over its size) is spent in walk order by the
+    members' declared sizes (M45): cut into one-member shards, the archive gives the members it
+    gives read whole, the same limit skip at the same member, and nothing after it."""
+    import onemail.message.containers as containers
+
+    monkeypatch.setattr(containers, "RATIO_FLOOR_BYTES", 4000)
+    monkeypatch.setattr(containers, "MAX_RATIO", 5)
+    members = [(f"m{i:02}.eml", b"Subject: n%d\n\n%s\n" % (i, b"a" * 3000)) for i in range(50)]
+    path = tmp_path / "b.zip"
+    _zipped(path, members)
+    budget = 5 * path.stat().st_size
+    sequential = _check_split([path], 1, {"zip"})
+    found = [i for i in sequential if isinstance(i, Found)]
+    assert len(found) == budget // len(members[0][1]) < 50
+    assert [(i.reason, i.member) for i in sequential if isinstance(i, Skipped)] == [
+        ("limit", f"m{len(found):02}.eml"), ("limit", f"m{len(found) + 1:02}.eml")]
+    # and over the member count
+    monkeypatch.setattr(containers, "MAX_ZIP_MEMBERS", 7)
+    monkeypatch.setattr(containers, "MAX_RATIO", 100)
+    sequential = _check_split([path], 1, {"zip"})
+    assert sum(isinstance(i, Found) for i in sequential) == 7
+    assert sequential[-1].detail == "more than 7 members: 43 not read"
+
+
+def test_damaged_zip_member_is_charged_its_declared_size(tmp_path, monkeypatch):
+    """A member that fails its check is a damaged skip in its shard, charged what the central
+    directory declares for it: the shards after it are the walk's (M45)."""
+    mails = _corpus_messages(12)
+    path = tmp_path / "d.zip"
+    _zipped(path, [(f"m{i:02}.eml", m) for i, m in enumerate(mails)], method=0)
+    raw = bytearray(path.read_bytes())
+    at = raw.index(mails[3][:60])
+    raw[at + 10] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    items = _check_split([path], 1, {"zip"})
+    assert [(i.reason, i.member) for i in items if isinstance(i, Skipped)] == [("damaged", "m03.eml")]
+
+
+def _zip_shards(tmp_path, n=30):
+    mails = _corpus_messages(n)
+    path = tmp_path / "c.zip"
+    _zipped(path, [(f"m{i:02}.eml", m) for i, m in enumerate(mails)])
+    planned = list(onemail.shards([path], target_bytes=sum(len(m) for m in mails) // 4))
+    assert len(planned) >= 3 and {s.kind for s in planned} == {"zip"}
+    return path, planned
+
+
+def _zip_changed(shard: Shard, why: str) -> Found:
+    first, last = shard.parts
+    return Found(Source(shard.path, "zip", first, 0, archive=""),
+                 Message("unknown", error=f"zip archive changed since planned: {why} (members "
+                                          f"{first} to {last}, steps {shard.start}-{shard.end - 1})"))
+
+
+def test_zip_changed_since_planned(tmp_path):
+    """Truncated, rewritten (same size, other members), turned into a FIFO, removed: each shard
+    is one error message in its place, never an exception or a hang; a shard of another file
+    planned beside it is read as planned (M40)."""
+    path, planned = _zip_shards(tmp_path)
+    other = tmp_path / "o.eml"
+    other.write_bytes(b"Subject: other\n\n.\n")
+    [beside] = onemail.shards([other])
+    raw = path.read_bytes()
+    path.write_bytes(raw[:len(raw) - 30])
+    for shard in planned:
+        assert list(messages(shard)) == [_zip_changed(shard, f"{len(raw) - 30} bytes, {len(raw)} planned")]
+    assert [i.message.subject for i in messages(beside)] == ["other"]
+    # the same size, a member renamed: another central directory
+    path.write_bytes(raw.replace(b"m07.eml", b"m07.txt"))
+    for shard in planned:
+        assert list(messages(shard)) == [_zip_changed(shard, "its central directory is not the one planned")]
+    path.write_bytes(b"PK\x03\x04" + bytes(len(raw) - 4))
+    assert list(messages(planned[0])) == [_zip_changed(planned[0], "no readable zip archive")]
+    path.unlink()
+    os.mkfifo(path)
+    for shard in planned:
+        assert list(messages(shard)) == [_zip_changed(shard, "not a regular file (FIFO)")]
+    path.unlink()
+    [item] = messages(planned[1])
+    assert item.message.error.startswith("zip archive changed since planned: ") and item.source.member == planned[1].parts[0]
+    assert [i.message.subject for i in messages(beside)] == ["other"]
+    # the same bytes again: read as planned
+    path.write_bytes(raw)
+    assert _in_plan_order([path]) == list(walk([path]))
+    assert [i for s in planned for i in messages(s)] == list(walk([path]))
+
+
+def _pst_shards(tmp_path):
+    pytest.importorskip("pypff", reason="the onemail[pst] extra is not installed")
+    src = PST / "aspose-net-Outlook.pst"
+    if not src.exists():
+        pytest.skip("../shared/corpus/pst is not present")
+    path = tmp_path / "s.pst"
+    path.write_bytes(src.read_bytes())
+    planned = list(onemail.shards([path], target_bytes=20_000))
+    assert len(planned) >= 3 and {s.kind for s in planned} == {"pst"}
+    return path, planned
+
+
+def _pst_changed(shard: Shard, why: str, part: int = 0) -> Found:
+    piece, last = shard.parts[part], shard.parts[-1]
+    text = (f"PST/OST store changed since planned: {why} (items {piece.start} of "
+            f"{'/'.join(piece.names) or 'the root'!r} to {last.stop - 1} of "
+            f"{'/'.join(last.names) or 'the root'!r})")
+    return Found(Source(shard.path, "pst", None, piece.first_message, folder="/".join(piece.names)),
+                 Message("pst", error=text))
+
+
+def test_pst_changed_since_planned(tmp_path):
+    """A store truncated, rewritten, turned into a FIFO or removed since planning: one error
+    message per shard in its place; a folder no longer where a piece says (its route, its
+    count of items): that piece and the rest of the shard one error message, the pieces before
+    it read (M40)."""
+    import dataclasses
+
+    path, planned = _pst_shards(tmp_path)
+    raw = path.read_bytes()
+    sequential = list(walk([path]))
+    assert [i for s in planned for i in messages(s)] == sequential
+    path.write_bytes(raw[:len(raw) // 2])
+    for shard in planned:
+        assert list(messages(shard)) == [_pst_changed(shard, f"{len(raw) // 2} bytes, {len(raw)} planned")]
+    changed = bytearray(raw)
+    changed[200] ^= 0xFF  # inside the header's root structure: its checksum fails
+    path.write_bytes(bytes(changed))
+    [item] = messages(planned[0])
+    assert item.message.error.startswith("PST/OST store changed since planned: not a readable "
+                                         "PST/OST file (OSError: ")
+    # another store of the same size (two corpus stores are 271,360 bytes)
+    small = tmp_path / "small.pst"
+    small.write_bytes((PST / "tika-testPST_variousBodyTypes.pst").read_bytes())
+    split = list(onemail.shards([small], target_bytes=1))
+    assert len(split) == 4
+    small.write_bytes((PST / "aspose-net-test.ost").read_bytes())
+    for shard in split:
+        assert list(messages(shard)) == [_pst_changed(shard, "its header is not the one planned")]
+    path.write_bytes(b"!BDN" + bytes(len(raw) - 4))
+    for shard in planned:
+        [item] = messages(shard)
+        assert item.message.error.startswith("PST/OST store changed since planned: ")
+    path.unlink()
+    os.mkfifo(path)
+    for shard in planned:
+        assert list(messages(shard)) == [_pst_changed(shard, "not a regular file (FIFO)")]
+    path.unlink()
+    assert [i.message.error is not None for s in planned for i in messages(s)] == [True] * len(planned)
+    path.write_bytes(raw)
+    several = next(s for s in planned if len(s.parts) >= 2)
+    first, second = several.parts[:2]
+    moved = dataclasses.replace(several, parts=(first, dataclasses.replace(second, items=second.items + 1),
+                                                *several.parts[2:]))
+    got = list(messages(moved))
+    alone = list(messages(dataclasses.replace(several, parts=(first,))))
+    folder = "/".join(second.names) or "the root"
+    assert got == [*alone, _pst_changed(moved, f"the folder {folder!r} holds {second.items} items, "
+                                               f"{second.items + 1} planned", 1)]
+    renamed = dataclasses.replace(several, parts=(dataclasses.replace(first, names=("Nowhere",) * len(first.names)),))
+    if first.route:
+        [item] = messages(renamed)
+        assert item.message.error.startswith("PST/OST store changed since planned: no folder 'Nowhere'")
+
+
+def test_pst_item_that_cannot_be_read_keeps_its_index(tmp_path, monkeypatch):
+    """An item of a message class whose message cannot be built is a damaged skip that keeps
+    its place in the folder's numbering (M47): the layout plans it, so the shards after it
+    give the walk's indexes."""
+    import onemail.message.pst as pst
+
+    path, _ = _pst_shards(tmp_path)
+    real = pst._message
+
+    def flaky(item, ctx, issues):
+        if (item.get_identifier() >> 5) % 3 == 0:
+            raise OSError("unreadable item")
+        return real(item, ctx, issues)
+
+    monkeypatch.setattr(pst, "_message", flaky)
+    sequential = list(walk([path]))
+    damaged = [i for i in sequential if isinstance(i, Skipped) and i.reason == "damaged"]
+    assert len(damaged) >= 3
+    assert all("cannot be read (OSError: unreadable item)" in i.detail for i in damaged)
+    def indexes(items):
+        return [i.source.index for i in items if isinstance(i, Found)
+                and i.source.folder == "Top of Personal Folders/Inbox"]
+
+    inbox, unread = indexes(sequential), indexes(walk([path], read=False))
+    assert unread == list(range(8))  # read=False builds no message: no damage, no gap
+    assert inbox == sorted(inbox) and set(inbox) < set(unread)  # the gaps: the damaged items
+    assert _in_plan_order([path], target_bytes=1) == sequential
+
+
+def test_zip_shards_read_interleaved_and_after_another_archive(tmp_path):
+    """A thread keeps the last zip it read open for its next shard: shards read interleaved
+    (two unfinished at once), after another archive's, and after the file was replaced (same
+    size, new central directory) all give what they should."""
+    path, planned = _zip_shards(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    other_path, other_planned = _zip_shards(other)
+    sequential = list(walk([path]))
+    a, b = messages(planned[0]), messages(planned[1])
+    first = [next(a), next(b)]
+    interleaved = first[:1] + list(a) + first[1:] + list(b)
+    assert interleaved == [i for s in planned[:2] for i in messages(s)]
+    mixed = [i for s, o in zip(planned, other_planned, strict=False) for i in (*messages(s), *messages(o))]
+    assert [i for i in mixed if i.source.path == str(path)] == sequential[:len([
+        i for s in planned[:len(other_planned)] for i in messages(s)])]
+    raw = path.read_bytes()
+    path.write_bytes(raw.replace(b"m07.eml", b"m07.txt"))
+    assert list(messages(planned[0])) == [_zip_changed(planned[0], "its central directory is not the one planned")]
+    path.write_bytes(raw)
+    assert [i for s in planned for i in messages(s)] == sequential

@@ -44,3 +44,17 @@ def test_archive_member_and_name_order():
     assert sorted([beside, inside], key=Source.key) == [inside, beside]
     assert sorted([Source("m", "mh", member="inbox/10"), Source("m", "mh", member="inbox/9")],
                   key=Source.key)[0].member == "inbox/9"
+
+
+def test_a_folder_named_with_a_trailing_slash_joins_with_one_slash():
+    from onemail.message.source import Skipped, place_name
+
+    assert place_name("examples/", member="NOTICE") == "examples/NOTICE"
+    assert place_name("examples//", member="a.eml") == "examples/a.eml"
+    assert place_name("examples", member="NOTICE") == "examples/NOTICE"
+    assert place_name("/", member="x.eml") == "/x.eml"
+    assert place_name("mail/", archive="a.zip", member="m.eml") == "mail/a.zip!m.eml"
+    assert place_name("a.zip", archive="", member="m.eml") == "a.zip!m.eml"
+    assert place_name("box/") == "box/"  # a path alone is as given
+    assert Source("Maildir/", "maildir", member="cur/1").where == "Maildir/cur/1"
+    assert Skipped("examples/", "not-mail", "", member="NOTICE").where == "examples/NOTICE"

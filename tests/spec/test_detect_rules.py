@@ -136,15 +136,20 @@ def test_candidates_in_documented_order():
         assert for_label(label) is not None
 
 
-def test_pure_ascii_is_utf8_with_confidence_zero():
-    d = detect(b"Plain ASCII text, nothing else.\r\n")
+def test_pure_ascii_is_utf8_and_its_confidence_is_that_it_decodes_right():
+    """Spec 004 gives pure ASCII confidence 0; D56: the candidates tie (the stable order picks
+    utf-8), but every ASCII-compatible one decodes the bytes to the same text, so the chance
+    that the answer decodes right is the curve's ceiling, 99 (issue 17 item 3)."""
+    data = b"Plain ASCII text, nothing else.\r\n"
+    d = detect(data)
     assert isinstance(d, Detection)
-    assert d.charset == "utf-8" and d.confidence == 0
-    assert len({c.score for c in d.candidates}) == 1  # indistinguishable: stable order decides
+    assert d.charset == "utf-8" and d.confidence == 99
+    assert len({c.score for c in d.candidates}) == 1  # a tie: stable order decides
+    assert len({for_label(c.charset).decode(data) for c in d.candidates}) == 1  # one text
 
 
 def test_empty_input():
-    assert detect(b"").confidence == 0
+    assert (detect(b"").charset, detect(b"").confidence) == ("utf-8", 100)  # (D56)
 
 
 def test_utf8_rule_forces_100():

@@ -16,13 +16,17 @@ import argparse
 import json
 import sys
 
+from ._exits import add_command
 from ._safe import for_stream
 from .rtf import read_input, write_output
 
 
 def add_subparser(rtf_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for kind, what in (("html", "HTML (\\fromhtml1)"), ("text", "plain text (\\fromtext)")):
-        p = rtf_sub.add_parser(kind, help=f"de-encapsulate the {what} of RTF; list defects")
+        p = add_command(rtf_sub, kind, help=f"de-encapsulate the {what} of RTF; list defects",
+                        unread=f"FILE could not be read, does not encapsulate {kind}"
+                               + (" (RTF that encapsulates nothing gives its plain text)" if kind == "text" else "")
+                               + "")
         p.add_argument("file", help="RTF or a compressed-RTF stream ('-' for standard input)")
         p.add_argument("-o", "--output", metavar="OUT", help="write here (default stdout)")
         p.add_argument("--json", action="store_true",

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ._exits import add_command
 from ._safe import escape_for_terminal, for_stream
 
 if TYPE_CHECKING:
@@ -15,11 +16,12 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("detect", help="detect the charset of files (folders are walked)")
+    p = add_command(sub, "detect", help="detect the charset of files (folders are walked)",
+                    unread="some file or folder could not be read (its line says why)")
     p.add_argument("paths", nargs="+", metavar="FILE", help="files or folders ('-' reads standard input)")
     p.add_argument("--json", action="store_true", help="print one JSON object per file")
     p.set_defaults(run=run_detect)
-    r = sub.add_parser("repair", help="repair mojibake in TEXT and show the chain")
+    r = add_command(sub, "repair", help="repair mojibake in TEXT and show the chain", unread=None)
     r.add_argument("text", metavar="TEXT", help="the text ('-' reads standard input)")
     r.add_argument("--json", action="store_true", help="print JSON: text, chain, steps")
     r.set_defaults(run=run_repair)

@@ -21,6 +21,8 @@ import textwrap
 from collections.abc import Iterator
 from enum import Enum
 
+from ._exits import add_command
+
 #: The meaning of every issue kind, by its JSON value: what was found and what onemail did.
 MEANINGS: dict[str, str] = {
     # onemail.text.IssueKind: undecodable bytes (each produced exactly one U+FFFD).
@@ -161,6 +163,10 @@ MEANINGS: dict[str, str] = {
     "AmbiguousMboxContentLength": "An mbox message ended where its Content-Length said, over a "
                                   "'From ' line inside it that would otherwise have separated "
                                   "two messages (mboxcl/mboxcl2).",
+    "AmbiguousNulInText": "NUL characters (U+0000) in the text of a text part: binary content "
+                          "sent as text (RFC 2045 allows no NUL in 7bit or 8bit data). The part "
+                          "stays a text part and the NULs stay in its text (lossless); the issue "
+                          "gives the first run of NUL bytes, one issue per part.",
     # onemail.message.MessageIssueKind: damage of the containers.
     "MalformedHeader": "A header line that is no field (no colon, junk before the name, a fold "
                        "with no field above it), or a body that follows its fields without an "
@@ -280,8 +286,9 @@ def listing() -> str:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``explain`` to the ``onemail`` subcommands."""
-    p = sub.add_parser("explain", help="what an issue kind means (and its ambiguity register entry)",
-                       description="Print what an issue kind means and, for an Ambiguous* kind, "
+    p = add_command(sub, "explain", help="what an issue kind means (and its ambiguity register entry)",
+                    unread=None, usage="a usage error: an unknown issue kind, or KIND and --list together",
+                    description="Print what an issue kind means and, for an Ambiguous* kind, "
                                    "its entry of the ambiguity register (docs/ambiguities.md).")
     p.add_argument("kind", nargs="?", metavar="KIND",
                    help="a kind's name as in JSON (InvalidUtf8) or as the enum member "

@@ -30,17 +30,20 @@ Parquet file is closed with the row groups written), the summary line is printed
 Exit codes: 0 every input was read; 1 something was not: an unreadable or damaged input, a
 limit met, an input that needs a missing extra, a message that could not be read (its record has
 ``error``), an attachment not written (the other records are still written), a worker lost; 2 a
-usage error (bad options, ``--format parquet`` without ``-o`` or without pyarrow, an output file
-that cannot be created); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
+usage error, found before any work (bad options, ``--format parquet`` without ``-o`` or without
+pyarrow, an output file or an ``--attachments`` folder that cannot be created, a file named as
+that folder); 130 / 143 stopped by SIGINT / SIGTERM (what finished is written).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any, BinaryIO
+
+from ._exits import USAGE, add_command, at_least_one
 
 if TYPE_CHECKING:
     from ..message.model import Part
@@ -54,12 +57,14 @@ _NOT_FAILURES = frozenset({"not-mail", "empty", "not-message"})
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "export", help="write one record per message (JSON Lines or Parquet), attachments on disk",
+    p = add_command(
+        sub, "export", help="write one record per message (JSON Lines or Parquet), attachments on disk",
         description="Write one record per message found under PATHs (files, folders, - for "
                     "standard input; containers recognised by content) as JSON Lines (default, to "
-                    "standard output) or Parquet. Exit codes: 0 all read, 1 some input not read "
-                    "(reported; the rest written), 2 usage.")
+                    "standard output) or Parquet.",
+        unread="some input was not read, or an attachment not saved (reported; the rest written)",
+        usage="a usage error: bad options, --format parquet without -o or pyarrow, an output "
+              "file or --attachments folder that cannot be created (before any work)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders, or - for standard input")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
     p.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl",
@@ -67,7 +72,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--attachments", metavar="DIR",
                    help="save attachments under DIR/<record id>/ and name them in saved_path")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+    p.add_argument("--jobs", "-j", type=at_least_one("--jobs"), default=1, metavar="N",
                    help="worker processes (default 1): shards of the input, written as they finish")
     p.set_defaults(run=run_export)
 
@@ -75,9 +80,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run_export(args: argparse.Namespace) -> int:
     from ..message.containers import Found, walk
 
-    if args.jobs < 1:
-        print("onemail export: --jobs must be at least 1", file=sys.stderr)
-        return 2
     if args.format == "parquet":
         if not args.output:
             print("onemail export: --format parquet needs -o FILE", file=sys.stderr)
@@ -89,6 +91,11 @@ def run_export(args: argparse.Namespace) -> int:
         except MissingExtra as exc:
             print(f"onemail export: {exc}", file=sys.stderr)
             return 2
+    if args.attachments is not None:
+        problem = _folder_problem(args.attachments)
+        if problem:
+            print(f"onemail export: --attachments {_shown(args.attachments)}: {problem}", file=sys.stderr)
+            return USAGE
     try:
         sink = _ParquetSink(args.output) if args.format == "parquet" else _JsonSink(args.output)
     except OSError as exc:
@@ -125,6 +132,21 @@ def run_export(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     return 1 if failed else 0
+
+
+def _folder_problem(path: str) -> str | None:
+    """Create the attachments folder ``path`` when missing; return why it cannot take files
+    (a file of that name, no permission), or ``None``: checked once before any work, so that a
+    wrong ``--attachments`` is one error line, not one per attachment."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except FileExistsError:
+        return "not a folder"
+    except OSError as exc:
+        return f"cannot create it: {exc.strerror or exc}"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "not writable"
+    return None
 
 
 def report_skipped(reason: str, where: str, detail: str, skipped: Counter[str], *,
@@ -195,8 +217,13 @@ class _JsonSink:
         self.out: BinaryIO = open(path, "wb") if path is not None and self.own else sys.stdout.buffer  # noqa: SIM115 - closed in close()
 
     def write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        self.out.write(line.encode("utf-8", "backslashreplace") + b"\n")
+        """Write one record and a line end (a long text a slice at a time: memory stays a small
+        multiple of the record, escaping NULs as ``\\u0000`` or not)."""
+        from ._jsonout import json_pieces
+
+        for piece in json_pieces(record, separators=(",", ":")):
+            self.out.write(piece.encode("utf-8", "backslashreplace"))
+        self.out.write(b"\n")
 
     def close(self) -> None:
         if self.own:
@@ -209,11 +236,9 @@ class _ParquetSink:
     """A Parquet file written in row groups of :data:`BATCH` records."""
 
     def __init__(self, path: str) -> None:
-        import pyarrow.parquet as pq
+        from ..message.arrow import parquet_writer
 
-        from ..message.arrow import record_schema
-
-        self.writer = pq.ParquetWriter(path, record_schema())
+        self.writer = parquet_writer(path)
         self.batch: list[dict[str, Any]] = []
 
     def write(self, record: dict[str, Any]) -> None:

@@ -16,20 +16,26 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ._exits import add_command
 from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
     from ..text import TextIssue
 
 
+_FALLBACK_USAGE = "a usage error: bad options, or an unknown --fallback charset"
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("header", help="decode header text with RFC 2047 encoded words")
+    p = add_command(sub, "header", help="decode header text with RFC 2047 encoded words", unread=None,
+                    usage=_FALLBACK_USAGE)
     p.add_argument("text", help="the header value after the colon ('-' for standard input)")
     p.add_argument("--fallback", default="windows-1252", metavar="LABEL",
                    help="charset for plain 8-bit text that is not UTF-8 (default windows-1252)")
     p.add_argument("--json", action="store_true", help="print JSON: text, issues")
     p.set_defaults(run=run_header)
-    q = sub.add_parser("param", help="split a Content-Type/-Disposition value, RFC 2231 parameters")
+    q = add_command(sub, "param", help="split a Content-Type/-Disposition value, RFC 2231 parameters",
+                    unread=None, usage=_FALLBACK_USAGE)
     q.add_argument("value", help="the header value after the colon ('-' for standard input)")
     q.add_argument("--fallback", default="windows-1252", metavar="LABEL",
                    help="charset for 8-bit values that are not UTF-8 (default windows-1252)")

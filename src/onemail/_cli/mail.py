@@ -11,7 +11,9 @@ prints every one, ``--json`` gives JSON (one object; JSON Lines with ``--all``).
 
 ``scan`` decodes every message (on ``--jobs`` processes) and prints a summary: files, messages,
 parts, issues by kind, charsets and how they were chosen, messages that could not be read
-(failures), and every skipped path by reason (:data:`~onemail.message.containers.SKIP_REASONS`);
+(failures), then, by reason (:data:`~onemail.message.containers.SKIP_REASONS`), the paths not
+read (a reason of :data:`PROBLEMS`) and, apart from them, the paths skipped as holding no mail
+to read (each counted once);
 ``--list`` names the messages behind each issue kind. ``--json`` prints one JSON line per
 message (its place, subject, issue counts by kind, charsets, error), one per skipped path, and a
 final summary line (``"type": "summary"``).
@@ -28,9 +30,10 @@ mbox too) run by :mod:`onemail._cli._pool`: a worker that dies costs only its sh
 once, then reported), Ctrl-C and SIGTERM print the summary of what finished; the lines come out
 in walk order all the same.
 
-Exit codes: 0 done; 1 some input could not be read (a failure, an unreadable, damaged or
-bounded path, a named path that is no mail, a worker lost; each is reported); 2 usage; 130 /
-143 stopped by SIGINT / SIGTERM (the summary covers what finished).
+Exit codes (:mod:`onemail._cli._exits`): 0 done; 1 some input could not be read (a failure,
+an unreadable, damaged or bounded path, a named path that is no mail, a worker lost; each is
+reported); 2 usage (``read --index`` past the last message too); 130 / 143 stopped by SIGINT /
+SIGTERM (the summary covers what finished).
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ._exits import USAGE, add_command, at_least_one
+from ._jsonout import json_pieces
 from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
@@ -67,51 +72,35 @@ PROBLEMS = frozenset({"unreadable", "not-regular", "damaged", "limit", "encrypte
 _RECOGNITION = ("Messages are found by content, whatever the names: .eml, mbox (mboxo, mboxrd, "
                 "mboxcl, mboxcl2, bare From lines), Maildir, MH, Outlook .msg, TNEF, PST/OST "
                 "(onemail[pst]), and .gz, .bz2, .xz and .zip files of these. '-' reads standard "
-                "input; FIFOs work. Exit codes: 0 done, 1 some input could not be read (reported), "
-                "2 usage, 130 / 143 stopped by SIGINT / SIGTERM.")
+                "input; FIFOs work.")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("read", help="read a message (any container); print headers, parts, issues",
-                       description="Print one message of PATH: headers, parts, issues. " + _RECOGNITION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(sub, "read", help="read a message (any container); print headers, parts, issues",
+                    description="Print one message of PATH: headers, parts, issues. " + _RECOGNITION,
+                    unread="PATH or the message could not be read: unreadable, damaged, no mail "
+                           "(reported)",
+                    usage="a usage error: bad options, or --index past the last message of PATH")
     p.add_argument("file", metavar="PATH", help="a file, a folder (Maildir, MH) or '-'")
     p.add_argument("--json", action="store_true", help="print the message as JSON")
     p.add_argument("--repair", action="store_true", help="repair mojibake in decoded text (reported)")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--index", type=_index, default=1, metavar="N",
+    which.add_argument("--index", type=at_least_one("--index"), default=1, metavar="N",
                        help="the N-th message of PATH, from 1 (default 1)")
     which.add_argument("--all", action="store_true", help="every message of PATH (JSON Lines with --json)")
     p.add_argument("--full", action="store_true", help="print long text parts whole")
     p.set_defaults(run=run_read)
 
-    s = sub.add_parser("scan", help="decode every message under PATHs; print a summary",
-                       description="Decode every message under PATHs; print a summary. " + _RECOGNITION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s = add_command(sub, "scan", help="decode every message under PATHs; print a summary",
+                    description="Decode every message under PATHs; print a summary. " + _RECOGNITION,
+                    unread="some input could not be read: a failure, an unreadable, damaged or "
+                           "bounded path, a named path that is no mail, a worker lost (reported)")
     s.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or '-'")
     s.add_argument("--json", action="store_true",
                    help="one JSON line per message and skipped path, then a summary line")
     s.add_argument("--list", action="store_true", help="name the messages behind each issue kind")
-    s.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N", help="worker processes (default 1)")
+    s.add_argument("--jobs", "-j", type=at_least_one("--jobs"), default=1, metavar="N", help="worker processes (default 1)")
     s.set_defaults(run=run_scan)
-
-
-def _positive(value: str, what: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{what} must be at least 1")
-    return n
-
-
-def _jobs(value: str) -> int:
-    return _positive(value, "--jobs")
-
-
-def _index(value: str) -> int:
-    return _positive(value, "--index")
 
 
 def safe(value: object) -> str:
@@ -160,9 +149,9 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"onemail: {safe(path)}: no message", file=sys.stderr)
         return 1
     if not args.all and args.index > total:
-        print(f"onemail: {safe(path)}: --index {args.index}, but it holds {total} message(s)",
-              file=sys.stderr)
-        return 1
+        print(f"onemail read: error: --index {args.index}, but {safe(path)} holds {total} "
+              f"message{'s' if total > 1 else ''}", file=sys.stderr)
+        return USAGE
     status = 1 if any(s.reason in PROBLEMS for s in skipped) else 0
     n = 0
     for item in items(True):
@@ -175,13 +164,11 @@ def run_read(args: argparse.Namespace) -> int:
         assert msg is not None  # walked with read=True
         if msg.error:
             status = 1
-        if args.json:
+        if args.json:  # in pieces: a long text is escaped a slice at a time (_jsonout)
             out = {"source": item.source.to_json(), "number": n, "of": total, **msg.to_json()}
-            if args.all:
-                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-            else:
-                json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
-                sys.stdout.write("\n")
+            for piece in json_pieces(out, indent=None if args.all else 1):
+                sys.stdout.write(piece)
+            sys.stdout.write("\n")
         else:
             if total > 1 or args.all:
                 if args.all and n > 1:
@@ -544,11 +531,17 @@ def run_scan(args: argparse.Namespace) -> int:
 
 
 def _print_summary(s: Summary, *, listing: bool = False) -> None:
+    """The human summary: counts that do not overlap (a path not read is not also counted as
+    skipped), then issues, charsets, failures, and what was not read and what was skipped, each
+    by reason with the places."""
     w = sys.stdout.write
     data = s.to_json()
+    not_read = [x for x in s.skipped if x["reason"] in PROBLEMS]
+    passed = [x for x in s.skipped if x["reason"] not in PROBLEMS]
     rows = (("files", s.files), ("messages", s.messages), ("parts", s.parts),
-            ("failures", len(s.failures)), ("unreadable", len(data["unreadable"])),
-            ("skipped", len(s.skipped)))
+            ("failures (messages not readable)", len(s.failures)),
+            ("not read (unreadable, damaged, ...)", len(not_read)),
+            ("skipped (no mail to read)", len(passed)))
     for label, n in rows:
         w(f"{label:<40}{n:>8}\n")
     if data["issues"]:
@@ -565,12 +558,14 @@ def _print_summary(s: Summary, *, listing: bool = False) -> None:
         w("\nfailures\n")
         for f in s.failures:
             w(f"  {safe(_json_place(f['source']))}: {safe(f['error'])}\n")
-    if s.skipped:
-        w("\nskipped by reason\n")
-        for reason, n in data["skipped"].items():
-            w(f"  {reason:<38}{n:>8}\n")
-            _names(w, [f"{_json_place(x)}: {x['detail']}" for x in s.skipped if x["reason"] == reason],
-                   "    ", limit=None if listing else LIST_LIMIT)
+    for title, lines in (("not read, by reason", not_read), ("skipped, by reason", passed)):
+        if lines:
+            w(f"\n{title}\n")
+            counts = Counter(x["reason"] for x in lines)
+            for reason, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+                w(f"  {reason:<38}{n:>8}\n")
+                _names(w, [f"{_json_place(x)}: {x['detail']}" for x in lines if x["reason"] == reason],
+                       "    ", limit=None if listing else LIST_LIMIT)
     if s.pool:
         from ._pool import print_pool_summary
 

@@ -20,7 +20,10 @@ import pkgutil
 import sys
 from collections.abc import Callable
 
+from ._exits import add_command
 from ._safe import escape_for_terminal
+
+_UNREAD = "FILE could not be read"
 
 _EXTRA: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []  # add_subparser functions registered through add_subcommands()
 
@@ -35,11 +38,13 @@ def add_subcommands(add_subparser: Callable[[argparse._SubParsersAction[argparse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("rtf", help="RTF bodies: compressed RTF (MS-OXRTFCP) and more")
+    p = add_command(sub, "rtf", help="RTF bodies: compressed RTF (MS-OXRTFCP) and more", unread=None,
+                    usage="a usage error: no SUBCOMMAND, or bad options")
     rtf_sub = p.add_subparsers(dest="rtf_command", metavar="SUBCOMMAND")
     p.set_defaults(run=lambda args: _usage(p))
 
-    d = rtf_sub.add_parser("decompress", help="decompress a PidTagRtfCompressed stream; list defects")
+    d = add_command(rtf_sub, "decompress", help="decompress a PidTagRtfCompressed stream; list defects",
+                    unread=_UNREAD, usage="a usage error: bad options, a negative --max-output")
     d.add_argument("file", help="the stream, header included ('-' for standard input)")
     d.add_argument("-o", "--output", metavar="OUT", help="write the RTF here (default stdout)")
     d.add_argument("--max-output", type=int, default=None, metavar="BYTES",
@@ -49,7 +54,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "(to stdout with -o, else to stderr)")
     d.set_defaults(run=run_decompress)
 
-    c = rtf_sub.add_parser("compress", help="compress RTF into a PidTagRtfCompressed stream")
+    c = add_command(rtf_sub, "compress", help="compress RTF into a PidTagRtfCompressed stream",
+                    unread=_UNREAD)
     c.add_argument("file", help="the RTF ('-' for standard input)")
     c.add_argument("-o", "--output", metavar="OUT", help="write the stream here (default stdout)")
     c.add_argument("--lazy", action="store_true", help="lazy matching (smaller, slower)")
@@ -102,12 +108,12 @@ def write_output(path: str | None, data: bytes) -> bool:
 def run_decompress(args: argparse.Namespace) -> int:
     from ..rtf import decompress
 
+    if args.max_output is not None and args.max_output < 0:  # a usage error before any work
+        print("onemail: --max-output must be >= 0", file=sys.stderr)
+        return 2
     data = read_input(args.file)
     if data is None:
         return 1
-    if args.max_output is not None and args.max_output < 0:
-        print("onemail: --max-output must be >= 0", file=sys.stderr)
-        return 2
     result = decompress(data) if args.max_output is None else decompress(data, max_output=args.max_output)
     comptype = data[8:12].decode("latin-1") if len(data) >= 12 else ""
     report = sys.stdout if args.output is not None else sys.stderr

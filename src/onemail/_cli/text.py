@@ -6,11 +6,13 @@ import argparse
 import json
 import sys
 
+from ._exits import add_command
 from ._safe import for_stream
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("decode", help="decode FILE with a charset label; print the text and issues")
+    p = add_command(sub, "decode", help="decode FILE with a charset label; print the text and issues",
+                    unread="FILE could not be read")
     p.add_argument("file", help="file to decode ('-' for standard input)")
     p.add_argument("--charset", "-c", required=True, metavar="LABEL",
                    help="charset label (WHATWG, mail-only or Windows code page spelling)")

@@ -6,8 +6,9 @@ Order of the rules (each later rule runs only when the earlier ones did not answ
    100, no scoring at all.
 2. **Empty or 7-bit input.** ISO-2022-JP, ISO-2022-KR and HZ by their escape sequences when
    the bytes decode with zero errors (D5). Otherwise pure ASCII: every ASCII-compatible
-   candidate decodes it identically, so the answer is ``utf-8`` (the first candidate) with
-   confidence 0, "indistinguishable".
+   candidate decodes it identically, so the answer is ``utf-8`` (the first candidate); the
+   candidates tie, but the answer decodes right whichever of them is taken: confidence
+   ``SEVEN_BIT_CONFIDENCE`` (99; 100 for empty input), D56, where spec 004 gives 0.
 3. **UTF-32/UTF-16 without a BOM** (NUL bytes present): the shape test of
    :func:`onemail.detect._binary.utf16_32_shape` and a clean decode answer at once (D4); the
    design's halving rule still scores the UTF-16/32 candidates in step 6.
@@ -29,7 +30,9 @@ Order of the rules (each later rule runs only when the earlier ones did not answ
 
 ``confidence = clamp((top - second) * 3, 0, 100)``, scaled by ``top / 40`` when the top score
 is below 40, floored at 85 when the winner's text is script-exclusive (>= 90 % Hangul or
->= 40 % kana) with zero errors. 0 means the candidates are indistinguishable.
+>= 40 % kana) with zero errors (the design's; D36 replaced it by the chance that the answer
+decodes right). 0 means the detector has not chosen: the two best readings tie and decode the
+bytes otherwise.
 
 Scoring decodes with CPython's C codecs (the design's tables are generated from them and are
 equal to them, tested); the CJK candidates use the superset code pages the WHATWG decoders
@@ -128,7 +131,9 @@ class Detection:
     """The answer of :func:`detect`.
 
     :ivar charset: the label of the best reading (resolves with :func:`onemail.text.for_label`).
-    :ivar confidence: ``int`` 0..100; 0 means "indistinguishable" (pure ASCII, say).
+    :ivar confidence: ``int`` 0..100, the estimated chance that decoding with ``charset``
+        gives the right text (D36; 7-bit input 99, D56); 0 means the detector has not chosen
+        (two readings tie).
     :ivar candidates: every scored reading, best first (ties in the design's order).
     """
 
@@ -197,15 +202,29 @@ def _decode(data: bytes, codec: str) -> tuple[str, int]:
         text = codecs.charmap_decode(data, "replace", _table(codec[6:]))[0]
         return text, text.count("\ufffd")
     try:
-        return data.decode(codec), 0
+        return _strict(data, codec), 0
     except UnicodeDecodeError:
         pass
     return _decode_replace(data, codec)
 
 
+def _strict(data: bytes, codec: str) -> str:
+    """``data.decode(codec)``; the CJK codecs' C decode functions are looked up once
+    (``bytes.decode(name)`` looks the codec up by its name on every call, which costs as much
+    as decoding a short sample; UTF-8, UTF-16/32 and Latin-1 have faster paths there)."""
+    fast = _CJK_DECODE.get(codec)
+    return data.decode(codec) if fast is None else fast(data)[0]
+
+
+def _replacing(data: bytes, codec: str) -> str:
+    """``data.decode(codec, "replace")``, as :func:`_strict` does."""
+    fast = _CJK_DECODE.get(codec)
+    return data.decode(codec, "replace") if fast is None else fast(data, "replace")[0]
+
+
 def _decode_replace(data: bytes, codec: str) -> tuple[str, int]:
     """:func:`_decode` of bytes a strict decode has already failed on."""
-    text = data.decode(codec, "replace")
+    text = _replacing(data, codec)
     errors = text.count("\ufffd")
     if codec == "utf-8":
         errors -= data.count(b"\xef\xbf\xbd")
@@ -258,7 +277,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
             failed = True  # (the strict decode would fail before the last three bytes)
         else:
             try:
-                decoded = data.decode(codec), 0  # clean: the text is kept, not decoded again
+                decoded = _strict(data, codec), 0  # clean: the text is kept, not decoded again
             except UnicodeDecodeError as exc:
                 failed = True
                 cut_short = exc.start >= len(data) - 3
@@ -303,6 +322,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
 
 
 _CJK_CODECS = frozenset(("gb18030", "cp950", "cp932", "cp949", "euc_jp"))
+_CJK_DECODE = {codec: codecs.lookup(codec).decode for codec in _CJK_CODECS}
 
 
 def _frequency_pattern() -> re.Pattern[str]:
@@ -578,8 +598,8 @@ def detect(data: bytes | bytearray | memoryview) -> Detection:
     >>> found = detect("Grüße".encode("utf-8"))
     >>> found.charset, found.confidence
     ('utf-8', 100)
-    >>> detect(b"plain ascii").confidence
-    0
+    >>> detect(b"plain ascii").confidence  # (every ASCII-compatible reading is the same, D56)
+    99
     """
     if not isinstance(data, bytes):
         if isinstance(data, (bytearray, memoryview)):
@@ -684,10 +704,19 @@ def _seven_bit(data: bytes) -> Detection:
             return _single("iso-2022-jp", SHAPE_CONFIDENCE)
     if b"~{" in data and b"~}" in data and _clean(data, "hz"):
         return _single("hz-gb-2312", SHAPE_CONFIDENCE)
-    # Every ASCII-compatible candidate reads ASCII identically: indistinguishable.
+    # Every ASCII-compatible candidate reads ASCII identically: the candidates tie, and any of
+    # them decodes the text right (D56)
     score = round(score_counts(classify(data.decode("ascii")), 0))
     rows = tuple(Candidate(label, score) for label, _ in CANDIDATES[:8])
-    return Detection("utf-8", 0, rows)
+    return Detection("utf-8", SEVEN_BIT_CONFIDENCE if data else 100, rows)
+
+
+#: Confidence of 7-bit input that no escape sequence marks (D56): every ASCII-compatible
+#: candidate decodes it to the same text, so the answer decodes right unless the bytes are a
+#: reading of no ASCII-compatible charset (BOM-less UTF-16 or UTF-32 without their zero
+#: pattern): the ceiling of the confidence curve, as for the shape rules. Empty input is 100
+#: (every reading of no bytes is the empty text).
+SEVEN_BIT_CONFIDENCE = 99
 
 
 def _clean(data: bytes, codec: str) -> bool:

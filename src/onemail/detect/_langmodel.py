@@ -777,9 +777,10 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     stop = len(bounds)
     # with a window, pages within CONTEXT_MARGIN of the best are all evaluated (near-ties)
     reach = CONTEXT_MARGIN if window else 0.0
+    top = -math.inf  # the best exact value so far (exact is sorted once, after the loop)
     for at, (bound, neg_order, i) in enumerate(bounds):
         label, set_no, mix = _bound_labels[i], _bound_sets[i], mix_nats[i]
-        if exact and bound <= exact[0][0] - reach:
+        if exact and bound <= top - reach:
             # no page left can beat the best: the next one is the runner-up at its bound
             # (an over-estimate, so the second row's penalty errs small)
             runner_up = (bound, neg_order, label, 0.0, -2, mix)
@@ -794,7 +795,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             done = (best - mix, fit, lang)
             evaluated.append((label, set_no, done))
         exact.append((done[0], neg_order, label, done[1], done[2], mix))
-        exact.sort(reverse=True)
+        top = max(top, done[0])
+    exact.sort(reverse=True)  # (neg_order is unique: one order, whenever it is sorted)
     if window and len(exact) > 1:
         exact = _by_context(exact, window[:CONTEXT_BYTES], present)
     if present:

@@ -130,6 +130,11 @@ LATIN_PROSE = 8
 # CPython codec (or onemail table) behind each name.
 _PY = {"utf-8": "utf-8", "gbk": "gbk", "big5": "big5", "shift_jis": "cp932", "euc-kr": "euc_kr",
        "iso-8859-1": "latin-1"}
+#: The C functions of the CJK codecs, looked up once: ``str.encode(name)`` and
+#: ``bytes.decode(name)`` look the codec up by its name on every call (UTF-8 and Latin-1 have
+#: their own fast paths there), which costs as much as the decode of a short text.
+_CJK_ENCODE = {n: codecs.lookup(c).encode for n, c in _PY.items() if n not in ("utf-8", "iso-8859-1")}
+_CJK_DECODE = {n: codecs.lookup(c).decode for n, c in _PY.items() if n not in ("utf-8", "iso-8859-1")}
 _TABLES = ("windows-1252", "windows-1250", "windows-1251", "iso-8859-2", "windows-1257",
            "macintosh", "ibm437")
 #: Pages whose UTF-8 readings are also repaired piecewise (D13).
@@ -162,7 +167,8 @@ def _encode(text: str, name: str) -> bytes | None:
     try:
         if name in _TABLES:
             return codecs.charmap_encode(text, "strict", _table(name)[1])[0]
-        return text.encode(_PY[name])
+        fast = _CJK_ENCODE.get(name)
+        return text.encode(_PY[name]) if fast is None else fast(text)[0]
     except UnicodeEncodeError:
         if name == "windows-1252" and _C1.search(text):
             # ISO-8859-1 and windows-1252 readings mixed in one text (D30): a C1 control
@@ -196,6 +202,8 @@ def _decode(data: bytes, name: str) -> str | None:
     try:
         if name in _TABLES:
             text = codecs.charmap_decode(data, "strict", _table(name)[0])[0]
+        elif name in _CJK_DECODE:
+            text = _CJK_DECODE[name](data)[0]
         else:
             text = data.decode(_PY[name])
     except UnicodeDecodeError as exc:
@@ -1664,7 +1672,7 @@ def repair_possible(text: str) -> bool:
     memo: _Memo = {}
     for wrong in _CJK_WRONG:
         try:
-            data = text.encode(_PY[wrong])  # (as _encode does for a CJK page)
+            data = _CJK_ENCODE[wrong](text)[0]  # (as _encode does for a CJK page)
         except UnicodeEncodeError:
             continue
         if data.isascii():
@@ -1678,11 +1686,11 @@ def repair_possible(text: str) -> bool:
         for right in rights + extra:
             if right == wrong:
                 continue
-            if right != "utf-8" and not _two_east(data, right, memo, wrong):
-                continue  # no run of two double-byte characters can come out (_east_ok)
-            out = _decode(data, right)
+            out = _decode(data, right)  # (a failed decode, the common case, is cheaper than a search)
             if out is None or out == text:
                 continue
+            if right != "utf-8" and not _two_east(data, right, memo, wrong):
+                continue  # no run of two double-byte characters can come out (_east_ok)
             if right in korean and len(rights) == 1 and not (_korean_syllables(out) or _likely_korean(out)):
                 continue  # (before the counts: D48's syllables, counted with patterns, D52's odds)
             if right != "utf-8" and not _east_ok(classify(out)):

@@ -21,8 +21,8 @@ Issues (byte offsets into the body): ``AmbiguousInBandCharset`` (M3) when the BO
 label is used with no parameter, ``AmbiguousCharsetConflict`` (M4) when it differs from the
 parameter (whichever won; the issue points at the BOM or the in-band label),
 ``AmbiguousDefaultCharset`` (M1) for a default choice on 8-bit content,
-``AmbiguousDetectedCharset`` (M2), ``AmbiguousMislabelledCharset`` (M6), plus the decoder's
-``Invalid*`` issues.
+``AmbiguousDetectedCharset`` (M2), ``AmbiguousMislabelledCharset`` (M6), ``AmbiguousNulInText``
+(M50) for NUL characters in the text, plus the decoder's ``Invalid*`` issues.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from ..text.issues import BoundedIssues
 from ._pieces import detect_charset, known_charset
 from .issues import MessageIssueKind
 
-__all__ = ["decode_body", "prescan", "xml_declaration"]
+__all__ = ["decode_body", "nul_issue", "prescan", "xml_declaration"]
 
 _UTF8 = known_charset("utf-8")
 _US_ASCII = known_charset(20127)  # name "us-ascii", decoded as windows-1252 (spec 000)
@@ -55,7 +55,9 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None, *,
                 issues: list[TextIssue]) -> tuple[str, Charset, str]:
     """Decode a text body; return ``(text, charset used, how it was chosen)``.
 
-    Implements spec README decision 3 (module docstring).
+    Implements spec README decision 3 (module docstring). NUL characters in the text (binary
+    content sent as text) are kept, with one ``AmbiguousNulInText`` issue (M50,
+    :func:`nul_issue`).
 
     :param data: the body bytes after the transfer encoding.
     :param media_type: lower-case ``type/subtype``.
@@ -64,8 +66,44 @@ def decode_body(data: bytes, media_type: str, declared: str | Charset | None, *,
     :param issues: list to append to (byte offsets into ``data``).
     :returns: ``(text, charset, source)`` with source one of ``declared``, ``bom``, ``in-band``,
         ``default``, ``detected``.
-    :issues: M1-M4, M6, T1, and ``Invalid*`` from the decoder.
+    :issues: M1-M4, M6, M50, T1, and ``Invalid*`` from the decoder.
     """
+    text, cs, source = _decode_body(data, media_type, declared, issues=issues)
+    if "\0" in text:
+        issues.append(nul_issue(text, data, cs))
+    return text, cs, source
+
+
+_NUL_UNITS = {"utf-16le": 2, "utf-16be": 2, "utf-32le": 4, "utf-32be": 4}
+_NUL_RUN = re.compile("\0+")
+
+
+def nul_issue(text: str, data: bytes, charset: Charset) -> TextIssue:
+    """The ``AmbiguousNulInText`` issue (M50) of a body whose text holds U+0000: at the first
+    run of NUL characters, as byte offset and length in ``data`` (whole code units in
+    UTF-16/32); one issue per body, whatever the number of runs.
+
+    :param text: the decoded text (characters), holding at least one U+0000.
+    :param data: the body bytes it was decoded from (after the transfer encoding).
+    :param charset: the charset that decoded them.
+    """
+    start = text.find("\0")
+    run = _NUL_RUN.match(text, max(start, 0))
+    chars = run.end() - run.start() if run else 1
+    unit = _NUL_UNITS.get(charset.key)
+    if unit is None:  # a NUL byte is a NUL character, and nothing else is (ASCII-compatible)
+        at = data.find(b"\0")
+        if at < 0:  # a NUL the decoder produced otherwise (a code page mapping to U+0000)
+            return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, 0, len(data))  # type: ignore[arg-type]  # message kind
+        return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, at, chars)  # type: ignore[arg-type]  # message kind
+    # UTF-16/32: each character before it is its own length again (a BOM is kept as U+FEFF, an
+    # invalid unit became one U+FFFD of one unit), so the prefix encoded gives the offset
+    at = len(text[:start].encode(charset.key, "surrogatepass"))
+    return TextIssue(MessageIssueKind.AMBIGUOUS_NUL_IN_TEXT, at, chars * unit)  # type: ignore[arg-type]  # message kind
+
+
+def _decode_body(data: bytes, media_type: str, declared: str | Charset | None, *,
+                 issues: list[TextIssue]) -> tuple[str, Charset, str]:
     declared_cs: Charset | None
     label: str | None
     if isinstance(declared, Charset):

@@ -16,7 +16,10 @@ Recognition (:func:`recognise`) looks at the content; a file name's suffix is on
   (:data:`MAX_RATIO`, :data:`RATIO_FLOOR_BYTES`, :data:`MAX_DECOMPRESSED_BYTES`), then recognised
   again; a ``.zip`` by its local header signature: its members are walked like a folder (names
   never used as file system paths; bounded by :data:`MAX_ZIP_MEMBERS` and the same
-  decompression bounds over the whole archive); an archive inside an archive is not opened;
+  decompression bounds over the whole archive, spent by the members' declared sizes: M45); an
+  archive inside an archive is not opened. The walk of a zip is planned from its central
+  directory alone (:class:`ZipArchive`), so that :mod:`onemail.message.shards` can cut it into
+  ranges of steps read by the same code;
 * an mbox by a first line starting with ``"From "`` (split by :mod:`onemail.message.mbox`);
 * an RFC 5322 message (``eml``) by a first header field line and, within its header section, a
   field every message has one of (``From``, ``Date``, ``Subject``, ``Received``, ... :data:`MAIL_FIELDS`).
@@ -54,6 +57,7 @@ from __future__ import annotations
 import bz2
 import contextlib
 import errno
+import hashlib
 import io
 import lzma
 import mmap
@@ -65,8 +69,8 @@ import tempfile
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, BinaryIO
 
 from .._walk import not_regular, stat_problem
 from . import formats
@@ -87,6 +91,8 @@ __all__ = [
     "RATIO_FLOOR_BYTES",
     "SPILL_BYTES",
     "FileTask",
+    "ZipArchive",
+    "ZipLayout",
     "Found",
     "Skipped",
     "maildir_flags",
@@ -96,7 +102,9 @@ __all__ = [
     "walk",
     "walk_data",
     "walk_file",
+    "walk_pst_part",
     "walk_task",
+    "open_zip",
 ]
 
 SKIP_REASONS: dict[str, str] = {
@@ -235,7 +243,6 @@ class _Place:
     named: bool = False
     name: str = ""  # the file's own name, for the suffix hint
     depth: int = 0  # archives and compressed layers around these bytes
-    budget: list[int] = field(default_factory=list)  # a zip's shared output bound (one int)
 
     def skipped(self, reason: str, detail: str, offset: int | None = None,
                 container: str | None = None, folder: str | None = None) -> Skipped:
@@ -311,10 +318,7 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
 
     :param task: the file. ``repair``, ``read``: as for :func:`walk`.
     """
-    named = task.member is None
-    place = _Place(task.path, task.member, folder=task.folder, flags=task.flags,
-                   container=task.container or ("stdin" if task.path == "-" else None),
-                   named=named, name=os.path.basename(task.file))
+    place = _task_place(task)
     ctx = ReadContext(repair, 0, read_bytes)
     if task.file == "-":
         try:
@@ -355,6 +359,102 @@ def walk_task(task: FileTask, *, repair: bool = False, read: bool = True) -> Ite
             yield place.skipped("unreadable", _os_text(exc))
             return
     yield from _data(data, place, ctx, read)
+
+
+def _task_place(task: FileTask) -> _Place:
+    """The place of a planned file's bytes (what :func:`walk_task` reads them as)."""
+    return _Place(task.path, task.member, folder=task.folder, flags=task.flags,
+                  container=task.container or ("stdin" if task.path == "-" else None),
+                  named=task.member is None, name=os.path.basename(task.file))
+
+
+@dataclass(frozen=True, slots=True)
+class ZipLayout:
+    """A zip archive's walk as its central directory plans it (:func:`zip_layout`), for cutting
+    the archive into ranges of steps (:mod:`onemail.message.shards`): :attr:`ZipArchive.layout`.
+
+    :param fingerprint: a digest of the archive's size and of every central directory entry
+        (name, flags, method, CRC, sizes, offset): equal when the archive still says the same.
+    :param members: per step of the walk (in walk order), the member it is about
+        (``/``-separated, inside the archive), ``None`` for the archive itself.
+    :param sizes: per step, the bytes of output it reads (a member's declared size; 0 for a
+        step that reads nothing: a skip, an encrypted member, a bound met).
+    """
+
+    fingerprint: str
+    members: tuple[str | None, ...]
+    sizes: tuple[int, ...]
+
+
+class ZipArchive:
+    """A zip archive open for its walk (:func:`open_zip`): its central directory read once,
+    its :class:`ZipLayout` planned, any range of its steps walked (:meth:`items`). A context
+    manager; closing it leaves the file open."""
+
+    def __init__(self, zf: zipfile.ZipFile, size: int) -> None:
+        self._zf = zf
+        self._steps = _zip_steps(zf, size)
+        digest = hashlib.blake2b(str(size).encode(), digest_size=16)
+        for i in zf.infolist():
+            digest.update(repr((i.filename, i.flag_bits, i.compress_type, i.CRC, i.compress_size,
+                                i.file_size, i.header_offset)).encode("utf-8", "surrogatepass"))
+        self.layout = ZipLayout(
+            digest.hexdigest(),
+            tuple(None if s.action == "members" else s.task.member for s in self._steps),
+            tuple(s.size for s in self._steps))
+
+    def __enter__(self) -> ZipArchive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the archive (not the file)."""
+        self._zf.close()
+
+    def items(self, task: FileTask, *, first: int = 0, stop: int | None = None,
+              repair: bool = False, read: bool = True) -> Iterator[Item]:
+        """Yield the items of the steps ``first`` to ``stop`` (excluded; ``None``: to the last)
+        of the walk of this archive, the file ``task`` planned: exactly the items
+        :func:`walk_task` gives for those steps (M45), the output budget spent as the steps
+        before ``first`` spend it. ``repair``, ``read``: as for :func:`walk`. Never raises on
+        what the archive holds (a member that cannot be read is a ``damaged`` skip)."""
+        place = _task_place(task)
+        ctx = ReadContext(repair, 0, read_bytes)
+        yield from _zip_walk(self._zf, self._steps[first:stop], place, ctx, read)
+
+
+def open_zip(f: BinaryIO) -> ZipArchive | None:
+    """Read the central directory of the zip archive in ``f`` (a seekable binary file, read from
+    its start; nothing is decompressed) into a :class:`ZipArchive`.
+
+    :returns: ``None`` when ``f`` holds no readable zip archive or one without any file (the
+        walk of it is then one ``damaged`` or ``empty`` skip). Never raises ``OSError``.
+    """
+    try:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(0)
+        archive = ZipArchive(zipfile.ZipFile(f), size)
+    except _ZIP_ERRORS:
+        return None
+    if not archive.layout.sizes:
+        archive.close()
+        return None
+    return archive
+
+
+def walk_pst_part(task: FileTask, store: Any, part: Any, *, repair: bool = False,
+                  read: bool = True) -> Iterator[Item]:
+    """Yield what :func:`walk_task` gives for one range of a PST/OST folder's items
+    (:meth:`onemail.message.pst.PstStore.items`): the store ``task`` planned, open as
+    ``store`` (:func:`onemail.message.pst.open_store`), and a
+    :class:`~onemail.message.pst.PstPart` ``part``.
+
+    :raises onemail.message.pst.PstChanged: as :meth:`~onemail.message.pst.PstStore.items`.
+    """
+    yield from store.items(part, _task_place(task), ReadContext(repair, 0, read_bytes), read=read)
 
 
 def walk_file(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None,
@@ -664,41 +764,132 @@ def _zip(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) -
     if place.archive is not None or place.depth >= MAX_LAYERS:
         yield place.skipped("limit", "a zip inside an archive or compressed file: not opened")
         return
-    archive = place.member or ""
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)  # type: ignore[arg-type]  # an mmap is a binary file
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else _MapFile(data))
+    except _ZIP_ERRORS as exc:
         yield place.skipped("damaged", f"not a readable zip archive ({exc})")
         return
     with zf:
-        infos = [i for i in zf.infolist() if not i.is_dir()]
-        if not infos:
+        steps = _zip_steps(zf, len(data))
+        if not steps:
             yield place.skipped("empty", "a zip archive without any file")
             return
-        infos.sort(key=lambda i: [name_key(n) for n in _zip_name(i).split("/")])
-        budget = [_limit(len(data))]
-        tree = _ZipTree(zf, {_zip_name(i): i for i in infos})
-        base = replace(place, archive=archive, depth=place.depth + 1, named=False, budget=budget)
-        count = 0
-        for task in _tree_tasks(tree, ""):
-            if isinstance(task, Skipped):
-                yield replace(task, path=place.path, archive=archive)
-                continue
-            count += 1
-            if count > MAX_ZIP_MEMBERS:
-                yield base.skipped("limit", f"more than {MAX_ZIP_MEMBERS} members: "
-                                   f"{len(infos) - MAX_ZIP_MEMBERS} not read")
-                return
-            if budget[0] <= 0:
-                yield replace(base, member=task.member).skipped(
-                    "limit", f"the archive's members gave more than {_limit(len(data))} bytes "
-                    "(a zip bomb?): the rest not read")
-                return
-            info = tree.infos[task.file]
+        yield from _zip_walk(zf, steps, place, ctx, read)
+
+
+class _MapFile(io.RawIOBase):
+    """A read-only, seekable binary file over an ``mmap`` (``zipfile`` asks its file for
+    ``seekable()``, which an ``mmap`` has only from Python 3.13), without copying it."""
+
+    def __init__(self, mm: mmap.mmap) -> None:
+        super().__init__()
+        self._mm = mm
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        base = {os.SEEK_SET: 0, os.SEEK_CUR: self._pos, os.SEEK_END: len(self._mm)}[whence]
+        if base + offset < 0:
+            raise ValueError("negative seek position")
+        self._pos = base + offset
+        return self._pos
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        chunk = self._mm[self._pos:self._pos + len(view)]
+        view[:len(chunk)] = chunk
+        self._pos += len(chunk)
+        return len(chunk)
+
+
+_ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError)
+
+
+@dataclass(frozen=True, slots=True)
+class _ZipStep:
+    """One step of a zip's walk, decided from its central directory alone (M45): ``action``
+    ``"skip"`` (``task`` is the tree's :class:`Skipped`), ``"read"`` (a member read with at most
+    ``limit`` bytes of output; ``size``, its declared size, is charged to the archive's budget),
+    ``"encrypted"``, ``"over"`` (the member declares more than ``limit``), ``"members"`` (past
+    :data:`MAX_ZIP_MEMBERS`: the last step) or ``"budget"`` (the budget is spent: the last step)."""
+
+    task: FileTask | Skipped
+    action: str
+    info: zipfile.ZipInfo | None = None
+    limit: int = 0
+    size: int = 0
+    rest: int = 0  # "members": the members not read
+
+
+def _zip_steps(zf: zipfile.ZipFile, archive_bytes: int) -> list[_ZipStep]:
+    """The steps of the walk of ``zf`` (an archive of ``archive_bytes`` bytes), in walk order.
+
+    A pure function of the central directory (names, flags, sizes), so that a shard of the
+    archive's members knows the output budget left at its first step without decompressing
+    anything before it (M45): each member read is charged the size the central directory
+    declares for it (``zipfile`` stops a member's output at that size, so it bounds what the
+    member gives); a member that declares more than it may give is not read, and when it is
+    the archive's budget it exceeds, the budget is spent (the next member ends the walk)."""
+    infos = [i for i in zf.infolist() if not i.is_dir()]
+    infos.sort(key=lambda i: [name_key(n) for n in _zip_name(i).split("/")])
+    tree = _ZipTree(zf, {_zip_name(i): i for i in infos})
+    budget = _limit(archive_bytes)
+    count = 0
+    steps: list[_ZipStep] = []
+    for task in _tree_tasks(tree, ""):
+        if isinstance(task, Skipped):
+            steps.append(_ZipStep(task, "skip"))
+            continue
+        count += 1
+        if count > MAX_ZIP_MEMBERS:
+            steps.append(_ZipStep(task, "members", rest=len(infos) - MAX_ZIP_MEMBERS))
+            break
+        if budget <= 0:
+            steps.append(_ZipStep(task, "budget", limit=_limit(archive_bytes)))
+            break
+        info = tree.infos[task.file]
+        if info.flag_bits & 0x1:
+            steps.append(_ZipStep(task, "encrypted", info))
+            continue
+        limit = min(budget, _limit(info.compress_size))
+        if info.file_size > limit:
+            steps.append(_ZipStep(task, "over", info, limit))
+            if limit == budget:  # the archive declares more than its budget: spent
+                budget = 0
+            continue
+        budget -= info.file_size
+        steps.append(_ZipStep(task, "read", info, limit, info.file_size))
+    return steps
+
+
+def _zip_walk(zf: zipfile.ZipFile, steps: list[_ZipStep], place: _Place, ctx: ReadContext,
+              read: bool) -> Iterator[Item]:
+    """The items of ``steps`` of the zip ``zf``, read from the file at ``place``."""
+    archive = place.member or ""
+    base = replace(place, archive=archive, depth=place.depth + 1, named=False)
+    for step in steps:
+        task = step.task
+        if isinstance(task, Skipped):
+            yield replace(task, path=place.path, archive=archive)
+        elif step.action == "members":
+            yield base.skipped("limit", f"more than {MAX_ZIP_MEMBERS} members: {step.rest} not read")
+        elif step.action == "budget":
+            yield replace(base, member=task.member).skipped(
+                "limit", f"the archive's members declare more than {step.limit} bytes "
+                "(a zip bomb?): the rest not read")
+        else:
             member_place = replace(base, member=task.member, container=task.container,
                                    folder=task.folder, flags=task.flags,
                                    name=task.file.rsplit("/", 1)[-1])
-            yield from _zip_member(zf, info, member_place, ctx, read, budget)
+            yield from _zip_member(zf, step, member_place, ctx, read)
 
 
 def _zip_name(info: zipfile.ZipInfo) -> str:
@@ -708,12 +899,19 @@ def _zip_name(info: zipfile.ZipInfo) -> str:
     return "/".join(parts) or "(unnamed)"
 
 
-def _zip_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, place: _Place, ctx: ReadContext,
-                read: bool, budget: list[int]) -> Iterator[Item]:
-    if info.flag_bits & 0x1:
+def _zip_member(zf: zipfile.ZipFile, step: _ZipStep, place: _Place, ctx: ReadContext,
+                read: bool) -> Iterator[Item]:
+    info = step.info
+    assert info is not None
+    if step.action == "encrypted":
         yield place.skipped("encrypted", "an encrypted zip member (no password is tried)")
         return
-    limit = min(budget[0], _limit(info.compress_size))
+    limit = step.limit
+    if step.action == "over":
+        yield place.skipped("limit", f"the member declares {info.file_size} bytes, more than {limit} "
+                            f"from {info.compress_size} (MAX_RATIO {MAX_RATIO}:1 beyond "
+                            f"{RATIO_FLOOR_BYTES} bytes, or the archive's budget left): not read")
+        return
     sink = _Sink()
     with contextlib.ExitStack() as stack:
         stack.callback(sink.close)
@@ -723,19 +921,15 @@ def _zip_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, place: _Place, ctx: 
                     chunk = f.read(_CHUNK)
                     if not chunk:
                         break
-                    if sink.size + len(chunk) > limit:
-                        budget[0] -= sink.size
-                        yield place.skipped("limit", f"the member gives more than {limit} bytes "
-                                            f"from {info.compress_size} (MAX_RATIO {MAX_RATIO}:1 beyond "
-                                            f"{RATIO_FLOOR_BYTES} bytes): not read", sink.size)
+                    if sink.size + len(chunk) > limit:  # zipfile stops at the declared size: a guard
+                        yield place.skipped("limit", f"the member gives more than {limit} bytes: "
+                                            "not read", sink.size)
                         return
                     sink.write(chunk)
         except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError, ValueError,
                 NotImplementedError, RuntimeError) as exc:
-            budget[0] -= sink.size
             yield place.skipped("damaged", f"the zip member cannot be read ({type(exc).__name__}: {exc})")
             return
-        budget[0] -= sink.size
         yield from _data(sink.view(stack), place, ctx, read)
 
 

@@ -62,6 +62,7 @@ class MessageIssueKind(enum.Enum):
     AMBIGUOUS_MBOX_SEPARATOR = "AmbiguousMboxSeparator"  # M20: a "From " line not taken as a separator
     AMBIGUOUS_MBOX_QUOTING = "AmbiguousMboxQuoting"  # M21: a ">From " line lost one ">"
     AMBIGUOUS_MBOX_CONTENT_LENGTH = "AmbiguousMboxContentLength"  # M22: Content-Length over the line rule
+    AMBIGUOUS_NUL_IN_TEXT = "AmbiguousNulInText"  # M50: NUL bytes in a text part, kept as text
     # Damage of the containers.
     MALFORMED_HEADER = "MalformedHeader"  # a header line that is no field (M10)
     MALFORMED_ADDRESS = "MalformedAddress"  # an address list salvaged around junk (M11)
@@ -101,6 +102,7 @@ _AMBIGUITY = {
     "AmbiguousMboxSeparator": "M20",
     "AmbiguousMboxQuoting": "M21",
     "AmbiguousMboxContentLength": "M22",
+    "AmbiguousNulInText": "M50",
 }
 
 AnyIssueKind = IssueKind | RtfDefectKind | MessageIssueKind

@@ -14,8 +14,13 @@ recipients, attachments, embedded messages, issues. ``Message.format`` is ``"pst
   sub-folders in name order (:func:`~onemail.message.source.name_key`), so that
   :meth:`Source.key` (folder path, then index) sorts messages back into walk order. Each source
   has ``container="pst"``, ``folder`` the path of names from the top of the store
-  (``Top of Personal Folders/Inbox``; the unnamed root left out), ``index`` the item's position
-  in its folder.
+  (``Top of Personal Folders/Inbox``; the unnamed root left out), ``index`` the message's
+  position among the folder's items of a message class (one that cannot be read keeps its
+  number: M47).
+* **Shards**: :meth:`PstStore.layout` lists the folders in walk order with each item's weight
+  (PidTagMessageSize) and class, and :meth:`PstStore.items` reads a :class:`PstPart` (a range of
+  one folder's items) with the walk's own item code: :mod:`onemail.message.shards` cuts a store
+  into such pieces.
 * **Items that are not messages** (contacts, appointments, tasks, notes, journal entries,
   distribution lists, configuration items) are skipped as ``not-message`` with their message
   class; messages are the classes in :data:`MESSAGE_CLASSES` (and items without a class).
@@ -35,6 +40,7 @@ from __future__ import annotations
 import io
 import mmap
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from . import mapi
@@ -43,8 +49,9 @@ from .issues import MessageIssueKind
 from .model import Message, MessageIssue
 from .source import Found, Skipped, name_key
 
-__all__ = ["EXTRA_MESSAGE", "MESSAGE_CLASSES", "heap_properties", "is_message_class", "strip_subject_prefix",
-           "walk_pst"]
+__all__ = ["EXTRA_MESSAGE", "HEADER_BYTES", "ITEM_BYTES", "MESSAGE_CLASSES", "MESSAGE_SIZE", "PstChanged",
+           "PstFolder", "PstPart", "PstStore", "heap_properties", "is_message_class", "open_store",
+           "strip_subject_prefix", "walk_pst"]
 
 MESSAGE_CLASSES = ("IPM.Note", "IPM.Schedule.Meeting", "IPM.Post", "IPM.Outlook.Recall",
                    "IPM.Recall", "IPM.Sharing", "REPORT")
@@ -97,24 +104,213 @@ def walk_pst(data: bytes | mmap.mmap, place: Any, ctx: ReadContext, *, read: boo
         ``source()`` and ``skipped()`` make the items).
     :param ctx: the reading context. :param read: ``False``: sources only.
     """
-    pypff = _pypff()
-    if pypff is None:
+    store = open_store(io.BytesIO(data) if isinstance(data, bytes) else data)
+    if store is None:
         yield place.skipped("needs-extra", EXTRA_MESSAGE, container="pst")
         return
-    pst = pypff.file()
-    try:
-        pst.open_file_object(io.BytesIO(data) if isinstance(data, bytes) else data)
-        root = pst.get_root_folder()
-    except Exception as exc:  # noqa: BLE001 - pypff raises OSError, IOError, ValueError, ...
-        yield place.skipped("damaged", f"not a readable PST/OST file ({_text(exc)})", container="pst")
+    if isinstance(store, str):
+        yield place.skipped("damaged", f"not a readable PST/OST file ({store})", container="pst")
         return
-    try:
-        yield from _folder(root, (), place, ctx, read)
-    finally:
+    with store:
+        yield from _folder(store.root, (), place, ctx, read)
+
+
+MESSAGE_SIZE = 0x0E08
+"""PidTagMessageSize (MS-OXPROPS 2.796): an item's size in bytes, as the store counts it."""
+
+ITEM_BYTES = 4096
+"""The bytes :meth:`PstStore.layout` counts for an item without PidTagMessageSize, and for an
+item that is not a message (a contact or appointment costs its classification, little more)."""
+
+HEADER_BYTES = 564
+"""Bytes of a store's header (MS-PST 2.2.2.6, the Unicode form; the ANSI one is 512): its root
+structure names the B-trees' roots and the file's end, so a store that Outlook changed has
+another header."""
+
+
+class PstChanged(Exception):  # noqa: N818 - the name says what happened
+    """A planned :class:`PstPart` no longer matches the store (:meth:`PstStore.items`): its
+    folder is gone, renamed, or holds another number of items. Raised before anything of that
+    part is yielded; :mod:`onemail.message.shards` turns it into one error message (M40)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PstFolder:
+    """One folder of a store's walk (:meth:`PstStore.layout`), in walk order.
+
+    :param route: the folder's position: the sub-item index in its parent of each folder from
+        the root down (``()``: the root).
+    :param names: the folder names from the top (the walk's ``folder`` path, split).
+    :param sizes: per sub-item (in the folder's order), the bytes it weighs: its
+        PidTagMessageSize, :data:`ITEM_BYTES` without one or when it is no message, 0 for a
+        sub-folder. ``None``: the folder cannot be listed (the walk gives one ``damaged`` skip).
+    :param messages: per sub-item, whether the walk gives it a message index (an item of a
+        message class: :func:`is_message_class`).
+    """
+
+    route: tuple[int, ...]
+    names: tuple[str, ...]
+    sizes: tuple[int, ...] | None
+    messages: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PstPart:
+    """A range of one folder's sub-items: what a shard reads of a store (:meth:`PstStore.items`).
+
+    :param route: :attr:`PstFolder.route`. :param names: :attr:`PstFolder.names`.
+    :param items: the folder's number of sub-items at planning (-1: it could not be listed).
+    :param start: the first sub-item index. :param stop: the index after the last.
+    :param first_message: the :attr:`~onemail.message.source.Source.index` the first message
+        at or after ``start`` has (the messages before it in the folder).
+    """
+
+    route: tuple[int, ...]
+    names: tuple[str, ...]
+    items: int
+    start: int
+    stop: int
+    first_message: int
+
+
+class PstStore:
+    """A PST/OST store open through ``pypff`` (:func:`open_store`). A context manager."""
+
+    def __init__(self, pst: Any, root: Any, fingerprint: str) -> None:
+        self._pst = pst
+        self.root = root
+        self.fingerprint = fingerprint
+        """A digest of the file's size and header (:data:`HEADER_BYTES`)."""
+
+    def __enter__(self) -> PstStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the store (not the file)."""
         try:
-            pst.close()
+            self._pst.close()
         except Exception:  # noqa: BLE001, S110 - closing a damaged file: nothing left to report
             pass
+
+    def layout(self) -> list[PstFolder]:
+        """The store's folders in walk order, each with the weight of its sub-items, for
+        cutting the store into :class:`PstPart` ranges: every item is opened and classified as
+        the walk classifies it (its message class; nothing else of it is read)."""
+        out: list[PstFolder] = []
+
+        def visit(folder: Any, route: tuple[int, ...], names: tuple[str, ...]) -> None:
+            try:
+                count = folder.get_number_of_sub_items()
+            except Exception:  # noqa: BLE001 - the walk's damaged skip
+                out.append(PstFolder(route, names, None))
+                return
+            sizes, messages, subfolders = [], [], []
+            for i in range(count):
+                kind, item, name = _sub_item(folder, i)
+                size, message = 0, False
+                if kind == "folder":
+                    subfolders.append((name, i, item))
+                elif kind == "item":
+                    try:
+                        klass, size = _class_and_size(item)
+                        message = is_message_class(klass)
+                    except Exception:  # noqa: BLE001 - the walk's damaged skip, no index
+                        klass, size = None, 0
+                    size = size if message and size > 0 else ITEM_BYTES
+                else:
+                    size = ITEM_BYTES
+                sizes.append(size)
+                messages.append(message)
+            out.append(PstFolder(route, names, tuple(sizes), tuple(messages)))
+            for name, i, sub in sorted(subfolders, key=lambda s: name_key(s[0])):
+                visit(sub, (*route, i), (*names, name))
+
+        visit(self.root, (), ())
+        return out
+
+    def items(self, part: PstPart, place: Any, ctx: ReadContext, *,
+              read: bool = True) -> Iterator[Found | Skipped]:
+        """Yield what the walk gives for the sub-items ``part.start`` to ``part.stop`` of the
+        folder ``part`` names (not its sub-folders: they are parts of their own).
+
+        :param place: as for :func:`walk_pst`. ``ctx``, ``read``: as for :func:`walk_pst`.
+        :raises PstChanged: the folder is not found where planned (a folder on its route is
+            missing or named otherwise) or holds another number of sub-items; raised before
+            anything of the part is yielded.
+        """
+        folder = self.root
+        for depth, i in enumerate(part.route):
+            kind, item, name = _sub_item(folder, i)
+            if kind != "folder" or name != part.names[depth]:
+                raise PstChanged(f"no folder {'/'.join(part.names[:depth + 1])!r} at item {i} "
+                                 f"of {'/'.join(part.names[:depth]) or 'the root'!r}")
+            folder = item
+        path = "/".join(part.names) or None
+        try:
+            count = folder.get_number_of_sub_items()
+        except Exception as exc:  # noqa: BLE001
+            if part.items >= 0:
+                raise PstChanged(f"the folder {path or 'the root'!r} cannot be listed") from exc
+            yield place.skipped("damaged", f"the folder cannot be listed ({_text(exc)})", folder=path,
+                                container="pst")
+            return
+        if count != part.items:
+            raise PstChanged(f"the folder {path or 'the root'!r} holds {count} items, "
+                             f"{part.items} planned")
+        yield from _items(folder, path, range(part.start, part.stop), part.first_message, place,
+                          ctx, read, None)
+
+
+def open_store(f: Any) -> PstStore | str | None:
+    """Open the PST/OST store in ``f`` (a seekable binary file object, ``mmap`` included).
+
+    :returns: a :class:`PstStore`; the problem (text) when ``pypff`` cannot open it; ``None``
+        when the extra ``onemail[pst]`` is not installed (:data:`EXTRA_MESSAGE`).
+    """
+    pypff = _pypff()
+    if pypff is None:
+        return None
+    import hashlib
+
+    try:
+        f.seek(0, 2)
+        size = f.tell()
+        f.seek(0)
+        digest = hashlib.blake2b(str(size).encode() + f.read(HEADER_BYTES), digest_size=16).hexdigest()
+        f.seek(0)
+    except (OSError, ValueError) as exc:
+        return _text(exc)
+    pst = pypff.file()
+    try:
+        pst.open_file_object(f)
+        root = pst.get_root_folder()
+    except Exception as exc:  # noqa: BLE001 - pypff raises OSError, IOError, ValueError, ...
+        try:
+            pst.close()
+        except Exception:  # noqa: BLE001, S110 - not opened: nothing to close
+            pass
+        return _text(exc)
+    return PstStore(pst, root, digest)
+
+
+def _sub_item(folder: Any, i: int) -> tuple[str, Any, str]:
+    """``(kind, item, name)`` of sub-item ``i``: kind ``"folder"`` (with its name, ``""``
+    when it has none or it does not decode), ``"item"``, or ``"damaged"`` (``item`` the
+    exception: it cannot be opened)."""
+    try:
+        item = folder.get_sub_item(i)
+    except Exception as exc:  # noqa: BLE001
+        return "damaged", exc, ""
+    if not _is_folder(item):
+        return "item", item, ""
+    try:
+        name = item.get_name() or ""
+    except Exception:  # noqa: BLE001 - a name that does not decode: an unnamed folder
+        name = ""
+    return "folder", item, name
 
 
 def _folder(folder: Any, names: tuple[str, ...], place: Any, ctx: ReadContext,
@@ -126,39 +322,48 @@ def _folder(folder: Any, names: tuple[str, ...], place: Any, ctx: ReadContext,
         yield place.skipped("damaged", f"the folder cannot be listed ({_text(exc)})", folder=path,
                             container="pst")
         return
-    subfolders = []
-    index = 0
-    for i in range(count):
-        try:
-            item = folder.get_sub_item(i)
-        except Exception as exc:  # noqa: BLE001
-            yield place.skipped("damaged", f"item {i} of the folder cannot be opened ({_text(exc)})",
-                                folder=path, container="pst")
-            continue
-        if _is_folder(item):
-            try:
-                name = item.get_name() or ""
-            except Exception:  # noqa: BLE001 - a name that does not decode: an unnamed folder
-                name = ""
-            subfolders.append((name, item))
-            continue
-        problem = klass = msg = None
-        try:
-            klass = _message_class(item)
-            if is_message_class(klass) and read:
-                msg = _message(item, ctx, [])
-        except Exception as exc:  # noqa: BLE001 - an item whose properties cannot be read
-            problem = f"item {i} of the folder cannot be read ({_text(exc)})"
-        if problem is not None:
-            yield place.skipped("damaged", problem, folder=path, container="pst")
-        elif not is_message_class(klass):
-            yield place.skipped("not-message", f"an item of class {klass}, not a message", folder=path,
-                                container="pst")
-        else:
-            yield Found(place.source("pst", index, folder=path or ""), msg)
-            index += 1
+    subfolders: list[tuple[str, Any]] = []
+    yield from _items(folder, path, range(count), 0, place, ctx, read, subfolders)
     for name, sub in sorted(subfolders, key=lambda s: name_key(s[0])):
         yield from _folder(sub, (*names, name), place, ctx, read)
+
+
+def _items(folder: Any, path: str | None, indexes: range, index: int, place: Any, ctx: ReadContext,
+           read: bool, subfolders: list[tuple[str, Any]] | None) -> Iterator[Found | Skipped]:
+    """The walk's items for the sub-items ``indexes`` of ``folder``, the first message taking
+    ``index``; sub-folders are added to ``subfolders`` (``None``: passed over). An item of a
+    message class takes an index even when it cannot be read (M47), so that the indexes are
+    those the store's layout plans."""
+    for i in indexes:
+        kind, item, name = _sub_item(folder, i)
+        if kind == "damaged":
+            yield place.skipped("damaged", f"item {i} of the folder cannot be opened ({_text(item)})",
+                                folder=path, container="pst")
+            continue
+        if kind == "folder":
+            if subfolders is not None:
+                subfolders.append((name, item))
+            continue
+        try:
+            klass = _message_class(item)
+        except Exception as exc:  # noqa: BLE001 - an item whose properties cannot be read
+            yield place.skipped("damaged", f"item {i} of the folder cannot be read ({_text(exc)})",
+                                folder=path, container="pst")
+            continue
+        if not is_message_class(klass):
+            yield place.skipped("not-message", f"an item of class {klass}, not a message", folder=path,
+                                container="pst")
+            continue
+        msg = None
+        try:
+            if read:
+                msg = _message(item, ctx, [])
+        except Exception as exc:  # noqa: BLE001 - an item whose properties cannot be read
+            yield place.skipped("damaged", f"item {i} of the folder cannot be read ({_text(exc)})",
+                                folder=path, container="pst")
+        else:
+            yield Found(place.source("pst", index, folder=path or ""), msg)
+        index += 1
 
 
 def _is_folder(item: Any) -> bool:
@@ -166,13 +371,23 @@ def _is_folder(item: Any) -> bool:
 
 
 def _message_class(item: Any) -> str | None:
+    return _class_and_size(item)[0]
+
+
+def _class_and_size(item: Any) -> tuple[str | None, int]:
+    """An item's message class (``None``: none) and PidTagMessageSize (0: none), from its
+    first record set."""
+    klass, size = None, 0
     for record_set in _record_sets(item):
         for entry in _entries(record_set):
-            if entry.get_entry_type() == mapi.MESSAGE_CLASS:
-                raw = entry.get_data() or b""
-                return _decode_class(entry.get_value_type(), raw)
+            tag = entry.get_entry_type()
+            if tag == mapi.MESSAGE_CLASS and klass is None:
+                klass = _decode_class(entry.get_value_type(), entry.get_data() or b"")
+            elif tag == MESSAGE_SIZE and entry.get_value_type() == mapi.PT_LONG:
+                size = max(0, int.from_bytes((entry.get_data() or b"")[:4].ljust(4, b"\0"), "little",
+                                             signed=True))
         break
-    return None
+    return klass, size
 
 
 def _decode_class(ptype: int, raw: bytes) -> str:

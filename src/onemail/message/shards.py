@@ -22,9 +22,27 @@ walk order, Maildir and MH folders recognised, the paths that cannot be walked).
   batches of the walk's file tasks, closed when a batch holds ``target_bytes`` or
   :data:`MAX_BATCH_FILES` files; each read by the walk's per-file step
   (:func:`onemail.message.containers.walk_task`).
-* **Compressed files, zip archives, PST/OST stores, FIFOs, standard input**: one shard each, read
-  whole by the walk's per-file step (their parts are not cut yet; standard input can be read
-  only by the process that has it).
+* **A zip archive** (of ``target_bytes`` or more, or of at least ``target_bytes //``
+  :data:`SNIFF_DIVISOR` whose members declare ``target_bytes`` or more): ranges of the steps of
+  its walk (:class:`~onemail.message.containers.ZipLayout`: its members in walk order, Maildir
+  and MH folders inside recognised, and the walk's skips), planned from the central directory
+  without decompressing anything, each range holding at least ``target_bytes`` of declared
+  output; each read by :meth:`~onemail.message.containers.ZipArchive.items`, the walk's own
+  member code (bounded members, names never used as paths, nested containers). A member is
+  never cut: a large mbox member is one shard's work. The archive's output budget is spent by
+  declared sizes in walk order, so each range starts with the budget the sequential walk has
+  left there (M45).
+* **A PST/OST store** (of ``target_bytes`` or more): ranges of its walk, folder by folder in
+  walk order and item by item within a folder (:class:`~onemail.message.pst.PstPart`: a
+  folder's route, names and a range of its sub-items, with the index of its first message), each
+  of at least ``target_bytes`` of items (PidTagMessageSize). Planning opens every item to read
+  its message class (so that a piece knows its first message's index, M47), nothing more; each
+  piece is read by :meth:`~onemail.message.pst.PstStore.items`, the walk's own item code. An
+  item is never cut (its attachments and embedded messages go with it).
+* **Compressed files, FIFOs, standard input**: one shard each, read whole by the walk's
+  per-file step (a compressed stream cannot be entered past its start without decompressing
+  what is before: docs/scale.md "Limits"; standard input can be read only by the process that
+  has it).
 * **What the walk cannot walk** (a missing path, a folder that cannot be listed): a shard that
   gives the walk's ``Skipped`` item.
 
@@ -35,22 +53,38 @@ FIFO: never opened, opening one would wait for a writer), or shorter than the ra
 ``Found`` item for the whole range, its :class:`Source` the range (first index, offset, length)
 and its message's :attr:`~onemail.message.Message.error` what changed; a range whose bytes no
 longer split into the planned messages gives the messages it does find, then one such item for
-the rest. A file of a batch is checked as the walk checks a folder's files (a FIFO is a
-``Skipped`` item, ``not-regular``, and is not opened). Reading a shard never raises on what it
-finds on disk and never touches another shard's bytes.
+the rest. A zip or PST/OST shard also records the file's fingerprint (a digest of the central
+directory, of the store's header) and, for a PST piece, its folder's route and number of items:
+a file that changed is one error message for the shard, or for the PST pieces from the first
+that no longer matches (M46). A file of a batch is checked as the walk checks a folder's files
+(a FIFO is a ``Skipped`` item, ``not-regular``, and is not opened). Reading a shard never
+raises on what it finds on disk and never touches another shard's bytes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from .containers import MAIL_SUFFIXES, FileTask, Found, Skipped, recognise, tasks, walk_task
+from .containers import (
+    MAIL_SUFFIXES,
+    FileTask,
+    Found,
+    Skipped,
+    ZipArchive,
+    open_zip,
+    recognise,
+    tasks,
+    walk_pst_part,
+    walk_task,
+)
 from .formats import ReadContext
 from .mbox import MboxSpan, read_span, spans
 from .model import Message
@@ -83,8 +117,16 @@ BLOCK_BYTES = 1 << 20
 """Bytes read at a time from an mbox, by the planner and by a worker reading a range: the window
 the split rule runs on holds about this much beside the message being read."""
 
-KINDS = frozenset({"mbox", "files", "whole", "skipped"})
+KINDS = frozenset({"mbox", "zip", "pst", "files", "whole", "skipped"})
 """What a :class:`Shard` covers (:attr:`Shard.kind`)."""
+
+SNIFF_DIVISOR = 16
+"""A file below ``target_bytes`` but of at least ``target_bytes // SNIFF_DIVISOR`` bytes is
+looked at when planned (its first bytes read): a zip archive whose members give
+``target_bytes`` or more is cut like a larger one. Smaller files are batched unopened: a zip
+under a sixteenth of a shard that gives a whole shard compresses mail more than 16:1, which mail
+rarely does (text 3-5:1), and opening every small file would make planning a Maildir cost one
+read per message."""
 
 _HEAD = 64 << 10  # bytes read to recognise a large file (containers.HEAD_BYTES)
 _BOM = b"\xef\xbb\xbf"
@@ -94,19 +136,35 @@ _BOM = b"\xef\xbb\xbf"
 class Shard:
     """One piece of work (module docstring). Frozen, picklable, comparable.
 
-    :param kind: one of :data:`KINDS`: ``"mbox"`` (a byte range of an mbox), ``"files"`` (a
+    :param kind: one of :data:`KINDS`: ``"mbox"`` (a byte range of an mbox), ``"zip"`` (a range
+        of a zip archive's walk), ``"pst"`` (pieces of a PST/OST store), ``"files"`` (a
         batch of the walk's files), ``"whole"`` (one file or stream read whole), ``"skipped"``
         (what the walk cannot walk: reading gives :attr:`skipped`).
     :param tasks: the walk's file tasks (:class:`~onemail.message.containers.FileTask`):
-        one for ``"mbox"`` and ``"whole"``, the batch for ``"files"``, none for ``"skipped"``.
-    :param start: ``"mbox"``: byte offset of the first message's separator line; else 0.
+        one for ``"mbox"``, ``"zip"``, ``"pst"`` and ``"whole"``, the batch for ``"files"``, none
+        for ``"skipped"``.
+    :param start: ``"mbox"``: byte offset of the first message's separator line; ``"zip"``: the
+        first step; else 0.
     :param end: ``"mbox"``: byte offset where the last message ends (its
-        :attr:`Source.offset` + :attr:`Source.length`); else 0.
+        :attr:`Source.offset` + :attr:`Source.length`); ``"zip"``: the step after the last;
+        else 0.
     :param index: ``"mbox"``: the :attr:`Source.index` of the first message; else 0.
-    :param count: ``"mbox"``: messages planned; else the number of tasks.
+    :param count: ``"mbox"``: messages planned; ``"zip"``: steps; ``"pst"``: sub-items; else the
+        number of tasks.
     :param size: bytes of the file at planning (``"files"``: of the batch's files), -1 unknown.
     :param mtime_ns: the file's modification time at planning (ns), or -1.
     :param skipped: ``"skipped"``: the walk's item, else ``None``.
+    :param fingerprint: ``"zip"``: the archive's :attr:`~onemail.message.containers.ZipLayout.
+        fingerprint`; ``"pst"``: a digest of the store's header; else ``""``.
+    :param parts: ``"zip"``: the members of the range's first and last steps; ``"pst"``: the
+        :class:`~onemail.message.pst.PstPart` pieces (a folder and a range of its items) read
+        in order; else ``()``.
+    :param work: ``"zip"``, ``"pst"``: the bytes of output (members' declared sizes) or of
+        items (their PidTagMessageSize) the shard covers, for :attr:`weight`; else -1.
+
+    ``"zip"``: :attr:`start` and :attr:`end` are the range of the steps of the archive's walk
+    (:attr:`~onemail.message.containers.ZipLayout.members`), :attr:`count` their number.
+    ``"pst"``: :attr:`index` is 0 and :attr:`count` the number of items covered.
     """
 
     kind: str
@@ -118,6 +176,9 @@ class Shard:
     size: int = -1
     mtime_ns: int = -1
     skipped: Skipped | None = None
+    fingerprint: str = ""
+    parts: tuple[Any, ...] = ()
+    work: int = -1
 
     @property
     def path(self) -> str:
@@ -139,6 +200,8 @@ class Shard:
         else :attr:`size` (0 when unknown)."""
         if self.kind == "mbox":
             return self.end - self.start
+        if self.work >= 0:
+            return self.work
         return max(self.size, 0)
 
 
@@ -206,6 +269,13 @@ def _plan(planned: Iterable[FileTask | Skipped], target: int) -> Iterator[Shard]
                 yield Shard("whole", (task,), count=1,
                             mtime_ns=st.st_mtime_ns if st is not None else -1)
             continue
+        if st.st_size >= target // SNIFF_DIVISOR:
+            cut = _plan_sniffed(task, st, target)
+            if cut:
+                if batch:
+                    yield close()
+                yield from cut
+                continue
         batch.append(task)
         acc += st.st_size
         if acc >= target or len(batch) >= MAX_BATCH_FILES:
@@ -222,7 +292,11 @@ def _plan_file(task: FileTask, st: os.stat_result, target: int) -> Iterator[Shar
         with _open_regular(task.file) as f:
             head = f.read(_HEAD)
             hint = task.member is None or task.file.lower().endswith(MAIL_SUFFIXES)
-            if recognise(head, hint=hint) != "mbox":
+            kind = recognise(head, hint=hint)
+            if kind in ("zip", "pst"):
+                yield from (_plan_zip if kind == "zip" else _plan_pst)(f, task, st, target) or [whole]
+                return
+            if kind != "mbox":
                 yield whole
                 return
             first = 3 if head.startswith(_BOM) else 0
@@ -231,6 +305,92 @@ def _plan_file(task: FileTask, st: os.stat_result, target: int) -> Iterator[Shar
         planned = []
     # an mbox without a message, or one that could not be read: the per-file step says so
     yield from planned or [whole]
+
+
+def _plan_sniffed(task: FileTask, st: os.stat_result, target: int) -> list[Shard]:
+    """A regular file under ``target`` bytes (:data:`SNIFF_DIVISOR`): its ranges when it is a
+    zip archive whose members give ``target`` bytes or more, else ``[]`` (batch it)."""
+    try:
+        with _open_regular(task.file) as f:
+            if recognise(f.read(8)) != "zip":
+                return []
+            return _plan_zip(f, task, st, target)
+    except OSError:
+        return []
+
+
+def _plan_zip(f: BinaryIO, task: FileTask, st: os.stat_result, target: int) -> list[Shard]:
+    """Ranges of the steps of an open zip archive's walk, each of ``target`` bytes of declared
+    output or more (its last member completes it), from the central directory alone; ``[]``
+    when the archive is unreadable or gives one range only (read whole)."""
+    archive = open_zip(f)
+    if archive is None:
+        return []
+    with archive:
+        layout = archive.layout
+    ranges: list[tuple[int, int, int]] = []
+    first = acc = 0
+    for i, n in enumerate(layout.sizes):
+        acc += n
+        if acc >= target:
+            ranges.append((first, i + 1, acc))
+            first, acc = i + 1, 0
+    if first < len(layout.sizes):
+        ranges.append((first, len(layout.sizes), acc))
+    if len(ranges) < 2:
+        return []
+    return [Shard("zip", (task,), a, b, 0, b - a, st.st_size, st.st_mtime_ns,
+                  fingerprint=layout.fingerprint, parts=(layout.members[a], layout.members[b - 1]),
+                  work=n) for a, b, n in ranges]
+
+
+def _plan_pst(f: BinaryIO, task: FileTask, st: os.stat_result, target: int) -> list[Shard]:
+    """Ranges of a PST/OST store's walk (folders in walk order, each folder's sub-items in its
+    order), each of ``target`` bytes of items or more (PidTagMessageSize; its last item completes
+    it): pieces of one or more folders, a large folder cut between its items. ``[]`` when the
+    store cannot be opened here or gives one range only (read whole)."""
+    from .pst import PstPart, open_store
+
+    store = open_store(f)
+    if store is None or isinstance(store, str):
+        return []
+    with store:
+        try:
+            folders = store.layout()
+        except Exception:  # noqa: BLE001 - pypff failing past what the walk reports: read it whole
+            return []
+        fingerprint = store.fingerprint
+    shards_: list[Shard] = []
+    parts: list[PstPart] = []
+    acc = items = 0
+
+    def close() -> None:
+        nonlocal parts, acc, items
+        shards_.append(Shard("pst", (task,), count=items, size=st.st_size, mtime_ns=st.st_mtime_ns,
+                             fingerprint=fingerprint, parts=tuple(parts), work=acc))
+        parts, acc, items = [], 0, 0
+
+    for folder in folders:
+        if folder.sizes is None:
+            parts.append(PstPart(folder.route, folder.names, -1, 0, 0, 0))
+            continue
+        start = message = 0
+        for i, size in enumerate(folder.sizes):
+            acc += size
+            if acc >= target:
+                parts.append(PstPart(folder.route, folder.names, len(folder.sizes), start, i + 1,
+                                     message))
+                items += i + 1 - start
+                message += sum(folder.messages[start:i + 1])
+                start = i + 1
+                close()
+        if start < len(folder.sizes):
+            parts.append(PstPart(folder.route, folder.names, len(folder.sizes), start,
+                                 len(folder.sizes), message))
+            items += len(folder.sizes) - start
+    if parts:
+        close()
+    return shards_ if len(shards_) > 1 else []
 
 
 def _plan_mbox(f: BinaryIO, task: FileTask, first: int, st: os.stat_result,
@@ -346,6 +506,10 @@ def messages(shard: Shard, *, repair: bool = False) -> Iterator[Found | Skipped]
         raise TypeError(f"shard must be a Shard, not {type(shard).__name__}")
     if shard.kind == "mbox":
         yield from _read_mbox_range(shard, repair)
+    elif shard.kind == "zip":
+        yield from _read_zip_range(shard, repair)
+    elif shard.kind == "pst":
+        yield from _read_pst_range(shard, repair)
     elif shard.kind == "skipped":
         if shard.skipped is not None:
             yield shard.skipped
@@ -444,6 +608,154 @@ def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, MboxSpan | None, 
     if found != shard.count or last != shard.end:  # the rest: from the last message found's end
         yield failed(shard.index + found, last, f"{found} of {shard.count} messages found in the "
                      "shard's range")
+
+
+def _changed(shard: Shard, why: str, part: int = 0) -> Found:
+    """The one message in place of a zip or PST shard whose file changed since planning (M40,
+    M46), or of its pieces from ``part`` on (PST): its source is the place of the first message
+    it stands for."""
+    task = shard.tasks[0]
+    if shard.kind == "zip":
+        first, last = shard.parts
+        src = Source(task.path, "zip", first, 0, archive=task.member or "")
+        text = (f"zip archive changed since planned: {why} (members {first} to {last}, "
+                f"steps {shard.start}-{shard.end - 1})")
+        return Found(src, Message("unknown", error=text))
+    piece, last = shard.parts[part], shard.parts[-1]
+    src = Source(task.path, "pst", task.member, piece.first_message, folder="/".join(piece.names))
+    text = (f"PST/OST store changed since planned: {why} (items {piece.start} of "
+            f"{'/'.join(piece.names) or 'the root'!r} to {last.stop - 1} of "
+            f"{'/'.join(last.names) or 'the root'!r})")
+    return Found(src, Message("pst", error=text))
+
+
+def _read_pst_range(shard: Shard, repair: bool) -> Iterator[Found | Skipped]:
+    """The pieces of a PST/OST store a shard covers (:meth:`PstStore.items`), once the store is
+    checked to be the one planned (its size and header); a piece whose folder is no longer where
+    planned, and the pieces after it, are one error message."""
+    from .pst import EXTRA_MESSAGE, PstChanged, open_store
+
+    def problem(store: Any) -> str | None:
+        if store is None:
+            return EXTRA_MESSAGE
+        if isinstance(store, str):
+            return f"not a readable PST/OST file ({store})"
+        return None if store.fingerprint == shard.fingerprint else "its header is not the one planned"
+
+    def read(store: Any) -> Iterator[Found | Skipped]:
+        for n, part in enumerate(shard.parts):
+            try:
+                yield from walk_pst_part(shard.tasks[0], store, part, repair=repair)
+            except PstChanged as exc:
+                yield _changed(shard, str(exc), n)
+                return
+
+    yield from _read_held(shard, open_store, problem, read)
+
+
+def _read_zip_range(shard: Shard, repair: bool) -> Iterator[Found | Skipped]:
+    """The steps of a zip archive's walk a shard covers (:meth:`ZipArchive.items`), once the
+    archive is checked to be the one planned: the same size and central directory."""
+
+    def problem(archive: Any) -> str | None:
+        if archive is None:
+            return "no readable zip archive"
+        if archive.layout.fingerprint != shard.fingerprint:
+            return "its central directory is not the one planned"
+        return None
+
+    def read(archive: ZipArchive) -> Iterator[Found | Skipped]:
+        return archive.items(shard.tasks[0], first=shard.start, stop=shard.end, repair=repair)
+
+    yield from _read_held(shard, open_zip, problem, read)
+
+
+def _read_held(shard: Shard, opener: Callable[[BinaryIO], Any], problem: Callable[[Any], str | None],
+               read: Callable[[Any], Iterator[Found | Skipped]]) -> Iterator[Found | Skipped]:
+    """Open the shard's file with ``opener`` (held: :func:`_held`); a size other than planned,
+    or what ``problem`` finds in the opened file, is the one error message in the shard's place
+    (M46); else ``read(opened)``'s items."""
+    task = shard.tasks[0]
+    try:
+        with _held(task.file, opener) as (size, opened):
+            why = f"{size} bytes, {shard.size} planned" if size != shard.size else problem(opened)
+            if why is not None:
+                yield _changed(shard, why)
+                return
+            yield from read(opened)
+    except OSError as exc:
+        yield _changed(shard, _problem(task.file, exc))
+
+
+class _Held(threading.local):
+    """The zip archive or PST/OST store a thread read last, kept open: the shards of one file
+    that a worker reads one after another open it once (a zip's central directory costs about
+    12 us a member to read, which every shard of a 100,000-member archive would pay again;
+    ``pypff`` reads a store's index when it opens it)."""
+
+    key: tuple[Any, ...] | None = None
+    file: BinaryIO | None = None
+    opened: Any = None
+    busy = False
+
+    def drop(self) -> None:
+        if self.opened is not None and not isinstance(self.opened, str):
+            self.opened.close()
+        if self.file is not None:
+            self.file.close()
+        self.key = self.file = self.opened = None
+
+
+_HELD = _Held()
+
+
+def _identity(st: os.stat_result, file: str, opener: Any) -> tuple[Any, ...]:
+    from . import containers as c
+
+    bounds = (c.MAX_RATIO, c.RATIO_FLOOR_BYTES, c.MAX_DECOMPRESSED_BYTES, c.MAX_ZIP_MEMBERS)
+    return (os.getpid(), opener, file, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode,
+            bounds)
+
+
+@contextlib.contextmanager
+def _held(file: str, opener: Callable[[BinaryIO], Any]) -> Iterator[tuple[int, Any]]:
+    """``(size, opener(f))`` for the file ``file`` (``opener``: :func:`open_zip` or
+    :func:`~onemail.message.pst.open_store`), from the thread's held one when the path still
+    names the same file (device, inode, size, modification time and mode, under the same
+    bounds; in the same process: a forked child never shares the parent's file offset), else
+    opened afresh (:func:`_open_regular`, so a FIFO is never opened for reading) and held for
+    the next shard. One in use by an unfinished shard of this thread is not shared: the other
+    is opened for itself. What the opener gives that cannot be read (``None``, a problem text)
+    is not held. Raises ``OSError``."""
+    held = _HELD
+    if not held.busy and held.key is not None and held.key == _identity(os.stat(file), file, opener):
+        held.busy = True
+        try:
+            yield os.fstat(held.file.fileno()).st_size if held.file else 0, held.opened
+        finally:
+            held.busy = False
+        return
+    f = _open_regular(file)
+    try:
+        st = os.fstat(f.fileno())
+        opened = opener(f)
+    except BaseException:
+        f.close()
+        raise
+    if opened is None or isinstance(opened, str) or held.busy:
+        try:
+            yield st.st_size, opened
+        finally:
+            if opened is not None and not isinstance(opened, str):
+                opened.close()
+            f.close()
+        return
+    held.drop()
+    held.key, held.file, held.opened, held.busy = _identity(st, file, opener), f, opened, True
+    try:
+        yield st.st_size, opened
+    finally:
+        held.busy = False
 
 
 # ---------------------------------------------------------------------------------------------

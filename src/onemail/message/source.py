@@ -107,8 +107,11 @@ def place_name(path: str, *, member: str | None = None, archive: str | None = No
                folder: str | None = None) -> str:
     """A human name of a place: ``path``, then ``/member`` inside a folder, or ``/archive!member``
     inside a zip (``path!member`` when ``path`` is the zip), then ``:folder`` (a PST or
-    Maildir++ folder). Not escaped."""
+    Maildir++ folder). Not escaped. A folder named with a trailing ``/`` (``examples/``, as a
+    shell completes it) gives ``examples/NOTICE``, never ``examples//NOTICE``."""
     out = path
+    if archive or (member and archive is None):  # a "/" follows: one, not two ("/" + "x" is "/x")
+        out = path.rstrip("/")
     if archive:
         out += "/" + archive
     if member:
