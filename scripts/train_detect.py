@@ -23,7 +23,8 @@ counts punctuation: the typographic signs of :data:`TYPOGRAPHIC` (quotes, dashes
 the no-break space...) are added to every language at ``SIGNS_PER_LETTER`` per letter, shared
 evenly. ``ONE_LETTER_WORDS`` (non-ASCII Latin letters used as words), ``CONTEXTS`` (the
 neighbours of each non-ASCII letter), ``KOREAN_SYLLABLES`` (the common Hangul syllables, from
-langdetect's Korean profile, D48) and ``PAGE_LANGUAGES`` (which single-byte pages each language
+langdetect's Korean profile, D48), ``KOREAN_SYLLABLE_COUNTS`` (every syllable of that profile
+with its count, D51) and ``PAGE_LANGUAGES`` (which single-byte pages each language
 is written in: facts of usage, :data:`PAGES`, not counts of files).
 
 Deterministic: sorted output, no timestamps; the header names the packages, their versions and
@@ -389,6 +390,20 @@ def korean_syllables() -> str:
     return "".join(sorted(chosen))
 
 
+def korean_syllable_counts() -> tuple[str, tuple[int, ...], int]:
+    """Return langdetect's counts of every Hangul syllable of its Korean profile: the syllables
+    (in code point order), their counts, and the count of all ideographs (Hanja; langdetect
+    folds ideographs into classes, so only their sum is used) (D51: how likely a reading's
+    characters are as Korean)."""
+    profile = langdetect("ko")
+    if profile is None:
+        raise ImportError("langdetect's Korean profile is missing (pip install -e '.[bench]')")
+    grams = profile["freq"].items()
+    counts = sorted((g, n) for g, n in grams if len(g) == 1 and "\uac00" <= g <= "\ud7a3")
+    hanja = sum(n for g, n in grams if len(g) == 1 and ("\u4e00" <= g <= "\u9fff" or "\uf900" <= g <= "\ufaff"))
+    return "".join(g for g, _ in counts), tuple(n for _, n in counts), hanja
+
+
 def one_letter_words() -> str:
     """Return the non-ASCII Latin letters (U+00C0..U+024F) that langdetect's profiles show alone
     between spaces at least ``MIN_ALONE_PER_100K`` times per 100 000 trigrams."""
@@ -524,6 +539,14 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context, korean:
     lines.append("")
     lines.append(f"# The Hangul syllables that make {KOREAN_MASS:g} of langdetect's Korean syllables (D48).")
     lines.append(f"KOREAN_SYLLABLES = {_lit(korean)}")
+    lines.append("")
+    syllables, counts, hanja = korean_syllable_counts()
+    lines.append("# Every Hangul syllable of langdetect's Korean profile and its count there, and the count of")
+    lines.append("# its ideographs (Hanja) together (D51).")
+    lines.append(f"KOREAN_SYLLABLE_COUNTS = ({_lit(syllables)}, (")
+    lines.extend(f"    {', '.join(map(str, counts[i:i + 16]))}," for i in range(0, len(counts), 16))
+    lines.append("))")
+    lines.append(f"KOREAN_HANJA_COUNT = {hanja}")
     lines.append("")
     lines.append("# The single-byte pages each language is written in (2: its own page, 1: another that was used).")
     lines.append("PAGE_LANGUAGES = {")

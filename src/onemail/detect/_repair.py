@@ -36,7 +36,8 @@ language's letters (a sign every language uses between ASCII characters counts f
 East Asian character must touch an ASCII letter and one standing alone must read as a word;
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
-(D48, the one exception to the Han/Hangul guard).
+(D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
+than random syllables (D51): the two exceptions to the Han/Hangul guard.
 
 **The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
@@ -414,14 +415,28 @@ def _stray_letters(text: str) -> int:
 
 
 _STRAY_HINT = re.compile(r"[A-Za-z0-9][\u0370-\u0e7f]")
+#: Letters of a non-Latin alphabet right after an ASCII letter, with no ASCII letter or digit
+#: after them (those are D49's): ``OpГ©cli``, windows-1251's reading of UTF-8 ``é`` (D54).
+_GLUED = re.compile(r"(?<=[A-Za-z])[\u0370-\u0e7f]+(?![A-Za-z0-9])")
+
+
+def _glued_letters(text: str) -> int:
+    """The letters of non-Latin alphabets glued to the end of an ASCII word part (``Op\u0413``
+    in ``Op\u0413\xa9cli``): no word changes script inside, so they earn the repair score no
+    frequency points (D54, beside D49's letters with ASCII on both sides)."""
+    if _STRAY_HINT.search(text) is None:
+        return 0
+    return sum(len(m.group()) for m in _GLUED.finditer(text))
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
 def _score(text: str) -> tuple[float, str, Counts]:
     """Return ``(repair score, script group, counts)`` of ``text``."""
     c = classify(text)
+    if c.hangul and _not_korean(text):
+        c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
     # (letters inside an ASCII word are no language's evidence, D49)
-    s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text))
+    s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text) - _glued_letters(text))
                      if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
     if not text.isascii():
         east = c.han + c.kana + c.hangul + c.half_kana + c.wedged
@@ -442,6 +457,8 @@ def _score(text: str) -> tuple[float, str, Counts]:
         # so is a private-use character: a CJK page's reading of bytes it has no character
         # for (D43, D44; also a rare character)
         s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_PRIVATE_USE, text)
+        if _BOX.search(text) is not None:
+            s -= SIGNATURE_POINTS * _box_signatures(text)  # (D53)
     hanja = c.han + c.kana
     alpha = c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai
     top = max(hanja, c.hangul, alpha, c.latin + c.other + c.half_kana)
@@ -703,7 +720,7 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
             or not _alone_runs_are_words(old_text, wrong, right)):
         return False
     if (wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text)
-            and not _korean_again(wrong, right, new, new_text)):
+            and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new)):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
@@ -845,6 +862,45 @@ def _strong(run: str) -> bool:
     return len(chars) >= 3 and not chars.isalpha()
 
 
+_BOX = re.compile("[\u2500-\u259f]")
+_BOX_PAIRS: list[re.Pattern[str]] = []
+
+
+def _box_pair_re() -> re.Pattern[str]:
+    """Compile the pattern of CP437's box drawing for a UTF-8 lead byte (0xC2..0xDF) followed by
+    its character for a continuation byte (0x80..0xBF: letters, signs, box drawing and shades;
+    D11's signatures leave the box drawing to DOS art) (D53)."""
+    if not _BOX_PAIRS:
+        leads = "".join(c for b in range(0xC2, 0xE0) if _BOX.match(c := _decode(bytes((b,)), "ibm437") or ""))
+        conts = "".join(re.escape(_decode(bytes((b,)), "ibm437") or "") for b in range(0x80, 0xC0))
+        _BOX_PAIRS.append(re.compile(f"[{leads}][{conts}]"))
+    return _BOX_PAIRS[0]
+
+
+def _box_letter(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` is a pair of :func:`_box_pair_re` with a letter of an
+    alphabet beside it and a UTF-8 reading that is a common letter of some language: CP437's
+    reading of an accented letter inside a word (``Quev\u251c\u2502l`` for ``Quevól``,
+    ``t\u2500\u2592raza`` for Turkish ``tıraza``); DOS art puts no box drawing against a word,
+    and ``\u253c\u2510`` (``ſ``) is no common letter (D53)."""
+    if end - start != 2 or not _box_pair_re().fullmatch(text, start, end):
+        return False
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if not ((before.isalpha() and before < "\u2500") or (after.isalpha() and after < "\u2500")):
+        return False
+    data = _encode(text[start:end], "ibm437")
+    letter = _decode(data, "utf-8") if data is not None else None
+    return letter is not None and letter.lower() in _letter_fields()
+
+
+def _box_signatures(text: str) -> int:
+    """The pairs of ``text`` that :func:`_box_letter` finds with a box drawing or shade second
+    (the others are D11's signatures already): each a UTF-8 signature (D53)."""
+    return sum(_BOX.match(text, m.start() + 1) is not None and _box_letter(text, m.start(), m.end())
+               for m in _box_pair_re().finditer(text))
+
+
 def _in_word(m: re.Match[str], page: str) -> bool:
     """True when run ``m`` starts with one of ``page``'s in-word leads right after a letter
     (D29): evidence on its own."""
@@ -890,6 +946,8 @@ def _enough_runs(text: str, page: str) -> bool:
         if page == "macintosh" and run.startswith(_MAC_ROOT):
             return True
         if page in _IN_WORD_LEADS and _in_word(m, page):
+            return True
+        if page == "ibm437" and _box_letter(m.string, m.start(), m.end()):
             return True
         count += 1 + _strong(run)
         if count >= _MIN_RUNS[page]:
@@ -978,7 +1036,8 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
             return m.group()
         changed += 1
         piece = m.group()
-        strong += piece[-1] == " " or _strong(piece) or _in_word(m, page)
+        strong += (piece[-1] == " " or _strong(piece) or _in_word(m, page)
+                   or (page == "ibm437" and _box_letter(m.string, m.start(), m.end())))
         covered += len(piece) - len(piece.encode("ascii", "ignore"))
         return out
 
@@ -1104,10 +1163,71 @@ def _odd_east(han: int, common: int, text: str) -> bool:
     """True when East Asian ``text`` (``han`` ideographs, ``common`` of them common) may be the
     reading of another CJK page: mostly rare ideographs (D10), or a private-use character,
     which no text holds: a CJK page's reading of a byte pair it has no character for (GBK
-    read as Shift_JIS, D43)."""
-    return bool(han and common * 2 < han) or _PRIVATE_USE.search(text) is not None
+    read as Shift_JIS, D43), unless it is a carrier emoji in plain Japanese (D50)."""
+    if han and common * 2 < han:
+        return True
+    if _PRIVATE_OR_HALF.search(text) is None:
+        return False  # (one scan for both signs below: most text has neither)
+    return (_PRIVATE_USE.search(text) is not None and not _user_defined_in_japanese(text)) or _odd_half_kana(text)
 
 
+_PRIVATE_OR_HALF = re.compile("[\ue000-\uf8ff\uff61-\uff9f]")
+
+
+_HALF_KANA = re.compile("[\uff61-\uff9f]")
+_KANA = re.compile("[\u3040-\u30ff]")
+#: Half-width katakana no Japanese word writes (D52): a small kana, the long-vowel mark or a
+#: sound mark after no katakana (a small ｯ may follow a kanji: ``行ｯﾃ``), the voiced mark after
+#: a kana that takes none (only ｳ, the k-, s-, t- and h-rows do), the semi-voiced mark after
+#: another than the h-row.
+_NO_JAPANESE = re.compile(
+    "(?<![\uff66-\uff9f])[\uff67-\uff6e\uff70\uff9e\uff9f]"
+    "|(?<![\uff66-\uff9f\u3400-\u9fff])\uff6f"
+    "|(?<=[\uff66-\uff72\uff74\uff75\uff85-\uff89\uff8f-\uff9d\uff70\uff9e\uff9f])\uff9e"
+    "|(?<![\uff8a-\uff8e])\uff9f")
+
+
+def _odd_half_kana(text: str) -> bool:
+    """True when ``text``, without full-width kana, holds two signs of half-width katakana that
+    no Japanese word writes (``_NO_JAPANESE``; a closing half-width corner bracket ``｣``
+    without its opening one), or one and a kanji (D52). A CJK page's bytes read as Shift_JIS give them so: its single bytes
+    0xA1..0xDF taken from the other page's characters pair by pair (``ﾊﾐｵﾄﾌ眇ｪﾛﾚ｣ｬ`` is GBK
+    ``市的提姜圳，``: ``，`` is ``A3 AC``, ``｣ｬ``); Japanese in half-width katakana follows
+    its spelling (``ﾃﾞｼﾞﾀﾙｶﾒﾗ``, ``ｸﾞﾙｰﾌﾟ会議``)."""
+    if _HALF_KANA.search(text) is None or _KANA.search(text) is not None:
+        return False  # (Japanese writes full-width kana: CJK pages read as Shift_JIS seldom give them)
+    # (two such signs, or one among kanji: a list of the small kana, ``ｧｨｩｪｫｯ``, starts with one)
+    signs = _count(_NO_JAPANESE, text) + max(0, text.count("\uff63") - text.count("\uff62"))
+    return signs >= 2 or (signs == 1 and _HAN.search(text) is not None)
+
+
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
+#: The private-use characters a Shift_JIS reading (cp932) gives for its user-defined rows, lead
+#: bytes 0xF0..0xF9: carrier emoji and company characters (D50).
+_USER_DEFINED_SJIS = re.compile("[\ue000-\ue757]")
+#: A kana or an ideograph (D50).
+_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _user_defined_in_japanese(text: str) -> bool:
+    """True when every private-use character of ``text`` is one Shift_JIS gives its
+    user-defined rows (U+E000..U+E757: the carrier emoji of Japanese mobile mail, ``本文\ue59f``)
+    and the rest of the text reads as plain Japanese: kana or ideographs, mostly common ones
+    (:func:`_odd_east`'s own test), no half-width katakana alone (D26) nor outnumbering the
+    kanji without kana (D31). Such characters are what the right reading gives, no sign of a
+    wrong one (D50); GBK read as Shift_JIS gives them among lone half-width katakana
+    (``ﾗ\ue2bc鄙``, D43), Western text read as Shift_JIS among Latin letters (``gtr\ue48crigt``,
+    D44)."""
+    if _count(_PRIVATE_USE, text) != _count(_USER_DEFINED_SJIS, text) or _JAPANESE.search(text) is None:
+        return False
+    if _LONE_HALF_KANA.search(text) is not None:
+        return False
+    c = classify(text)
+    if c.han and not c.kana and c.half_kana > c.han:
+        return False
+    return c.common * 2 >= c.han
 #: Korean read as a Chinese page comes back when its reading has at least this many syllables
 #: and at least this share of them among Korean's common ones (D48).
 KOREAN_MIN = 4
@@ -1123,11 +1243,12 @@ def _korean_again(wrong: str, right: str, new: Counts, new_text: str) -> bool:
     GB2312's and Big5's common ideographs (rows 0xB0..0xC8), so the mojibake looks like
     Chinese; Chinese read as EUC-KR gives syllables its characters' bytes pick, seldom common
     ones (at most 2 of 3 in 2 265 Chinese lines and texts)."""
-    if right != "euc-kr" or wrong not in ("gbk", "big5") or new.hangul < KOREAN_MIN:
+    if right != "euc-kr" or wrong not in ("gbk", "big5", "shift_jis") or new.hangul < KOREAN_MIN:
         return False
     if (new.han + new.kana + new.half_kana) * 10 > new.hangul:
         return False
-    return _korean_syllables(new_text)
+    # (mostly common syllables, D48, or syllables Korean makes likely, D52)
+    return _korean_syllables(new_text) or _likely_korean(new_text)
 
 
 def _korean_syllables(text: str) -> bool:
@@ -1142,6 +1263,97 @@ def _korean_syllables(text: str) -> bool:
 
 
 _ALL_HANGUL = re.compile("[\uac00-\ud7a3]")
+#: The Hangul syllables and the Hanja EUC-KR encodes (KS X 1001): what a reading of other bytes
+#: picks from.
+KS_SYLLABLES = 2350
+KS_HANJA = 4888
+#: Hangul (with Hanja) is another page's bytes read as EUC-KR when its characters are, on
+#: average, at least this many nats per character less likely as Korean than characters of
+#: KS X 1001 picked at random (D51).
+NOT_KOREAN_NATS = -1.0
+_KOREAN_NATS: dict[str, float] = {}
+_NOT_COMMON_KOREAN: list[re.Pattern[str]] = []
+
+
+def _common_syllables_re() -> re.Pattern[str]:
+    """D48's pattern of Korean's common syllables, compiled on first use."""
+    if not _KOREAN:
+        _korean_syllables("")  # (compiles D48's pattern)
+    return _KOREAN[0]
+#: A Hangul syllable or an ideograph (a Hanja in Korean text).
+_KOREAN_UNIT = re.compile("[\uac00-\ud7a3\u3400-\u9fff\uf900-\ufaff]")
+
+
+def _korean_nats() -> dict[str, float]:
+    """Per Hangul syllable of langdetect's Korean profile, ``log(P_korean / P_random)`` in nats,
+    ``P_random = 1 / (KS_SYLLABLES + KS_HANJA)``; ``""``: that of a syllable the profile lacks
+    (half the least count it keeps); ``"\u4e00"``: that of any ideograph (the profile's Hanja share, spread over
+    ``KS_HANJA``) (D51)."""
+    if not _KOREAN_NATS:
+        from ._tables.language import KOREAN_HANJA_COUNT, KOREAN_SYLLABLE_COUNTS
+
+        syllables, counts = KOREAN_SYLLABLE_COUNTS
+        total = sum(counts) + KOREAN_HANJA_COUNT + min(counts) / 2 * (KS_SYLLABLES - len(counts))
+        units = KS_SYLLABLES + KS_HANJA
+        built = {ch: math.log(n / total * units) for ch, n in zip(syllables, counts, strict=True)}
+        # (the profile keeps the syllables counted at least min(counts) times: one it lacks was
+        # counted fewer, half of that at the middle)
+        built[""] = math.log(min(counts) / 2 / total * units)
+        built["\u4e00"] = math.log(KOREAN_HANJA_COUNT / total / KS_HANJA * units)
+        _KOREAN_NATS.update(built)  # one step: no thread sees part of it
+    return _KOREAN_NATS
+
+
+def _not_korean(text: str) -> bool:
+    """True when the Hangul of ``text`` is no Korean text but a CJK page's bytes read as EUC-KR
+    (D51): a Hangul syllable, at least ``KOREAN_MIN`` syllables and ideographs, fewer than
+    ``KOREAN_COMMON`` of them common syllables (the cheap test first, D48's pattern), and on
+    average ``NOT_KOREAN_NATS`` or less per character against characters of KS X 1001 picked
+    at random (langdetect's Korean counts). GBK's common ideographs are EUC-KR's syllables
+    and Hanja, so Chinese read as EUC-KR gives syllables that follow the Chinese characters'
+    bytes, not Korean's frequencies, with Hanja among them (``큽쳄敎澹`` for ``女美午勇``)."""
+    if _ALL_HANGUL.search(text) is None:
+        return False
+    # (the cheap test on the non-ASCII characters, at least the syllables and ideographs: the
+    # characters that are not common syllables are few in Korean text, so few matches)
+    if not _NOT_COMMON_KOREAN:
+        from ._tables.language import KOREAN_SYLLABLES
+
+        _NOT_COMMON_KOREAN.append(re.compile("[^\x00-\x7f" + KOREAN_SYLLABLES + "]"))
+    high = len(text) - len(text.encode("ascii", "ignore"))
+    if high - _count(_NOT_COMMON_KOREAN[0], text) >= KOREAN_COMMON * high:
+        return False
+    units = _count(_KOREAN_UNIT, text)
+    if units < KOREAN_MIN or _count(_common_syllables_re(), text) >= KOREAN_COMMON * units:
+        return False
+    return _korean_log_ratio(text) <= NOT_KOREAN_NATS * units
+
+
+def _korean_log_ratio(text: str) -> float:
+    """The sum over the Hangul syllables and ideographs of ``text`` of ``log(P_korean /
+    P_random)`` (:func:`_korean_nats`), in nats (D51)."""
+    nats = _korean_nats()
+    unseen, hanja = nats[""], nats["\u4e00"]
+    # (the characters counted in C: one entry per distinct character, not a list of them)
+    return sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
+               for ch, n in Counter(text).items() if _KOREAN_UNIT.match(ch))
+
+
+def _likely_korean(text: str) -> bool:
+    """True when the Hangul of ``text`` (at least ``KOREAN_MIN`` syllables and ideographs) is on
+    average ``-NOT_KOREAN_NATS`` or more per character likelier as Korean than characters of
+    KS X 1001 picked at random (D52: the other side of :func:`_not_korean`)."""
+    units = _count(_KOREAN_UNIT, text)
+    return units >= KOREAN_MIN and _korean_log_ratio(text) >= -NOT_KOREAN_NATS * units
+
+
+def _chinese_again(wrong: str, right: str, old_text: str, new: Counts) -> bool:
+    """True when a step from EUC-KR to GBK or Big5 reads Hangul that is no Korean
+    (:func:`_not_korean`) back into Chinese (D51): ideographs only (no Hangul, no kana), at
+    least ``KOREAN_MIN``, ``KOREAN_COMMON`` of them common. The other way of D48."""
+    if wrong != "euc-kr" or right not in ("gbk", "big5") or new.hangul or new.kana or new.han < KOREAN_MIN:
+        return False
+    return new.common >= KOREAN_COMMON * new.han and _not_korean(old_text)
 
 
 def _east_input(old: Counts, text: str) -> bool:
@@ -1159,8 +1371,10 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     if not _east_input(old, text):
         return False
     if right in _CJK_PAGES:
-        # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48)
-        return _odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han >= KOREAN_MIN)
+        # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
+        # and Chinese read as EUC-KR: syllables that are no Korean, D51)
+        return (_odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
+                or (right in ("gbk", "big5") and _not_korean(text)))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
         if found is None:
@@ -1276,8 +1490,9 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
         if _vetoed(group, new_group, right) and not (
-                group == "han" and _korean_again(wrong, right, new_counts, out)):
-            continue  # (Han to Hangul only for Korean read as GBK or Big5, D48)
+                group == "han" and _korean_again(wrong, right, new_counts, out)) and not (
+                group == "hangul" and _chinese_again(wrong, right, current, new_counts)):
+            continue  # (Han to Hangul only for Korean read as GBK or Big5, D48, and back, D51)
         if _kana_han_flip(counts, new_counts, right):
             continue
         # UTF-8 first (D11): a valid UTF-8 reading beats any other accepted reading; among
@@ -1462,7 +1677,13 @@ def repair_possible(text: str) -> bool:
             continue
         if data.isascii():
             continue
-        for right in rights if wrong not in ("gbk", "big5") else rights + korean:
+        extra: tuple[str, ...] = korean if wrong != "shift_jis" else ()
+        if wrong == "shift_jis" and len(rights) == 1 and _HALF_KANA.search(text) is not None and (
+                han + _count(_HALF_KANA, text) >= KOREAN_MIN):
+            extra = ("euc-kr",)  # (Korean read as Shift_JIS: half-width katakana, D52)
+        elif wrong == "euc-kr":  # (Hangul that is no Korean may be Chinese read as EUC-KR, D51)
+            extra = ("gbk", "big5") if len(rights) == 1 and _not_korean(text) else ()
+        for right in rights + extra:
             if right == wrong:
                 continue
             out = _decode(data, right)  # (a failed decode, the common case, is cheaper than a search)
@@ -1470,8 +1691,8 @@ def repair_possible(text: str) -> bool:
                 continue
             if right != "utf-8" and not _two_east(data, right, memo, wrong):
                 continue  # no run of two double-byte characters can come out (_east_ok)
-            if right in korean and len(rights) == 1 and not _korean_syllables(out):
-                continue  # (before the counts: D48's syllables, counted with patterns)
+            if right in korean and len(rights) == 1 and not (_korean_syllables(out) or _likely_korean(out)):
+                continue  # (before the counts: D48's syllables, counted with patterns, D52's odds)
             if right != "utf-8" and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True
