@@ -215,11 +215,12 @@ def json_line(record: dict[str, Any]) -> bytes:
     """One record as a line of JSON Lines, as :meth:`_JsonSink.write` writes it: UTF-8, compact,
     keys in the record's order, a lone surrogate (an undecodable path byte) as the escape
     ``\\udcXX``; ends in a line feed. Whole in memory: for records without a long text
-    (:func:`_long`)."""
-    from ._jsonout import json_pieces
+    (:func:`_long`), so ``json.dumps`` itself: the text :func:`~onemail._cli._jsonout.json_pieces`
+    gives in pieces, made whole here anyway."""
+    import json
 
-    return b"".join(piece.encode("utf-8", "backslashreplace")
-                    for piece in json_pieces(record, separators=(",", ":"))) + b"\n"
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8", "backslashreplace") + b"\n"
 
 
 def _long(record: dict[str, Any]) -> bool:
