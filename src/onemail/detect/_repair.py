@@ -731,16 +731,27 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
     return True
 
 
+#: Character-class ranges of the East Asian scripts, the one place the patterns below take them
+#: from: kana (hiragana and katakana), the unified ideographs (Extension A and the main block),
+#: the compatibility ideographs, Hangul syllables, half-width katakana and punctuation, and the
+#: private-use area (a CJK page's reading of a byte pair it has no character for).
+_KANA_CHARS = "\u3040-\u30ff"
+_UNIFIED_CHARS = "\u3400-\u9fff"
+_COMPATIBILITY_CHARS = "\uf900-\ufaff"
+_HANGUL_CHARS = "\uac00-\ud7a3"
+_HALF_KANA_CHARS = "\uff61-\uff9f"
+_PRIVATE_CHARS = "\ue000-\uf8ff"
+_EAST_CHARS = _KANA_CHARS + _UNIFIED_CHARS + _HANGUL_CHARS + _COMPATIBILITY_CHARS + _HALF_KANA_CHARS
+
+
 #: A run of East Asian (or private-use) characters that is a word of its own: no letter or digit
 #: beside it (D47).
-_ALONE_EAST = re.compile("(?<![^\\W_])[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
-                         "\uff61-\uff9f\ue000-\uf8ff]+(?![^\\W_])")
+_ALONE_EAST = re.compile(f"(?<![^\\W_])[{_EAST_CHARS}{_PRIVATE_CHARS}]+(?![^\\W_])")
 
 
 #: An East Asian (or private-use) character with an ASCII letter beside it: an accented
 #: letter of a Western word read with its neighbour as one CJK character (D47).
-_EAST_IN_WORD = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f"
-                           "\ue000-\uf8ff](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")
+_EAST_IN_WORD = re.compile(f"[{_EAST_CHARS}{_PRIVATE_CHARS}](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")
 
 
 def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
@@ -761,7 +772,7 @@ def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
 
 
 # A half-width katakana or half-width punctuation (U+FF61..U+FF9F) with no half-width neighbour
-_LONE_HALF_KANA = re.compile("(?<![\uff61-\uff9f])[\uff61-\uff9f](?![\uff61-\uff9f])")
+_LONE_HALF_KANA = re.compile(f"(?<![{_HALF_KANA_CHARS}])[{_HALF_KANA_CHARS}](?![{_HALF_KANA_CHARS}])")
 
 
 def _apply(text: str, wrong: str, right: str, segments: bool = True) -> str | None:
@@ -1156,7 +1167,7 @@ def _rounds(text: str) -> Repair:
     return Repair(current, tuple(steps))
 
 
-_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+_PRIVATE_USE = re.compile(f"[{_PRIVATE_CHARS}]")
 
 
 def _odd_east(han: int, common: int, text: str) -> bool:
@@ -1171,11 +1182,11 @@ def _odd_east(han: int, common: int, text: str) -> bool:
     return (_PRIVATE_USE.search(text) is not None and not _user_defined_in_japanese(text)) or _odd_half_kana(text)
 
 
-_PRIVATE_OR_HALF = re.compile("[\ue000-\uf8ff\uff61-\uff9f]")
+_PRIVATE_OR_HALF = re.compile(f"[{_PRIVATE_CHARS}{_HALF_KANA_CHARS}]")
 
 
-_HALF_KANA = re.compile("[\uff61-\uff9f]")
-_KANA = re.compile("[\u3040-\u30ff]")
+_HALF_KANA = re.compile(f"[{_HALF_KANA_CHARS}]")
+_KANA = re.compile(f"[{_KANA_CHARS}]")
 #: Half-width katakana no Japanese word writes (D52): a small kana, the long-vowel mark or a
 #: sound mark after no katakana (a small ｯ may follow a kanji: ``行ｯﾃ``), the voiced mark after
 #: a kana that takes none (only ｳ, the k-, s-, t- and h-rows do), the semi-voiced mark after
@@ -1201,14 +1212,14 @@ def _odd_half_kana(text: str) -> bool:
     return signs >= 2 or (signs == 1 and _HAN.search(text) is not None)
 
 
-_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_HAN = re.compile(f"[{_UNIFIED_CHARS}{_COMPATIBILITY_CHARS}]")
 
 
 #: The private-use characters a Shift_JIS reading (cp932) gives for its user-defined rows, lead
 #: bytes 0xF0..0xF9: carrier emoji and company characters (D50).
 _USER_DEFINED_SJIS = re.compile("[\ue000-\ue757]")
 #: A kana or an ideograph (D50).
-_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+_JAPANESE = re.compile(f"[{_KANA_CHARS}{_UNIFIED_CHARS}]")
 
 
 def _user_defined_in_japanese(text: str) -> bool:
@@ -1262,7 +1273,7 @@ def _korean_syllables(text: str) -> bool:
     return syllables >= KOREAN_MIN and _count(_KOREAN[0], text) >= KOREAN_COMMON * syllables
 
 
-_ALL_HANGUL = re.compile("[\uac00-\ud7a3]")
+_ALL_HANGUL = re.compile(f"[{_HANGUL_CHARS}]")
 #: The Hangul syllables and the Hanja EUC-KR encodes (KS X 1001): what a reading of other bytes
 #: picks from.
 KS_SYLLABLES = 2350
@@ -1281,7 +1292,7 @@ def _common_syllables_re() -> re.Pattern[str]:
         _korean_syllables("")  # (compiles D48's pattern)
     return _KOREAN[0]
 #: A Hangul syllable or an ideograph (a Hanja in Korean text).
-_KOREAN_UNIT = re.compile("[\uac00-\ud7a3\u3400-\u9fff\uf900-\ufaff]")
+_KOREAN_UNIT = re.compile(f"[{_HANGUL_CHARS}{_UNIFIED_CHARS}{_COMPATIBILITY_CHARS}]")
 
 
 def _korean_nats() -> dict[str, float]:
@@ -1635,7 +1646,7 @@ def _first_class(alts: Sequence[tuple[str, str] | tuple[str, str, str]]) -> re.P
 
 
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
-_EAST = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff61-\uff9f]")
+_EAST = re.compile(f"[{_EAST_CHARS}]")
 
 
 def repair_possible(text: str) -> bool:
@@ -1728,7 +1739,7 @@ def _latin_readings(text: str) -> bool:
     return False
 
 
-_EAST_OR_PRIVATE = re.compile(_EAST.pattern[:-1] + "\ue000-\uf8ff]")
+_EAST_OR_PRIVATE = re.compile(f"[{_EAST_CHARS}{_PRIVATE_CHARS}]")
 _CJK_WRONG = tuple(w for w in WRONG if w in _CJK_PAGES)
 _LATIN_WRONG = tuple(w for w in WRONG if w not in _CJK_PAGES and w not in UTF8_ONLY)
 #: The right pages of each wrong one that a whole-text reading may need, in pair order: not
