@@ -12,6 +12,7 @@ inside a part that is present is still a failure.
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -97,6 +98,14 @@ def _reads_missing_part(item: pytest.Item) -> bool:
     module = getattr(item, "module", None)
     return bool(MISSING) and module is not None and any(
         isinstance(value, Path) and _in_missing_part(value) for value in vars(module).values())
+
+
+def pytest_configure(config):
+    """Give SIGINT back its default when the run inherited it ignored (a shell's background job,
+    ``cmd &``): the children the tests start would inherit the ignoring and never stop on the
+    Ctrl-C the tests send them (tests/cli/test_cli.py, tests/cli/test_pool.py)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_report_header(config):
