@@ -68,9 +68,12 @@ def test_contexts_table_shape():
 
 def test_high_byte_counts_carries_the_window():
     counts, letters, context = langmodel.high_byte_counts("Grüße aus Köln".encode("cp1252"))
-    # the window starts one byte before the first high byte; then the line-local ASCII letters
-    assert len(context) == 9 and context[7] == "rüße aus Köln".encode("cp1252")
+    # the window starts one byte before the first high byte; then the line-local ASCII letters,
+    # then the bytes whose ASCII letters weigh the languages (ASCII_BYTES around the first high
+    # byte, on the lines that hold one: here all of them)
+    assert len(context) == 10 and context[7] == "rüße aus Köln".encode("cp1252")
     assert context[8] == letters == 9
+    assert context[9] == "Grüße aus Köln".encode("cp1252")
     assert dict(counts) == {0xFC: 1, 0xDF: 1, 0xF6: 1}
     # a three-item context (no window) is still accepted: no neighbours
     assert langmodel.rank_single_byte(counts, letters, context[:3])[0][1] == "windows-1252"

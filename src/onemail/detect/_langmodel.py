@@ -185,7 +185,7 @@ _Page = tuple[list[_Model], bytes, bytes, list[float], bytes, bytes]
 _ModelTables = tuple[dict[str, _Page], dict[str, int], dict[str, tuple[float, float]]]
 #: The contexts of :func:`high_byte_counts`: seven byte strings of :func:`_context`, the window,
 #: the ASCII letters on lines that hold a high byte.
-Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int]
+Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int, bytes]
 #: An evaluated page: (log-likelihood, -order, label, fit, language index, MIX_NATS cost).
 _Row = tuple[float, int, str, float, int, float]
 #: Per page for the bound loop (:func:`_page_rows`).
@@ -267,8 +267,8 @@ def _build() -> _ModelTables:
                 offset = PAGE_WEIGHT * math.log(files / listed[lang])
             letters = sum(n for ch, n in freq.items() if ch.isalpha())
             covered = sum(n for ch, n in freq.items() if ch.isalpha() and ch in high)
-            if not letters or covered < PLAUSIBLE * letters:
-                continue
+            if not letters or not files and covered < PLAUSIBLE * letters:
+                continue  # (a page the language is written in is its page: Welsh without ŵ)
             log_p = [0.0] * 256
             folded = folded_langs[lang]
             upper = uppers[lang]
@@ -562,9 +562,10 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, Context]:
         data = data[:_end_of_high(data, MAX_HIGH_BYTES)]
     letters = len(data) - len(data.translate(None, _LETTERS))
     line_letters = letters
+    text = data  # (the lines that hold a high byte)
     if hb and letters and b"\n" in data:
         # the ASCII letters on lines that hold a high byte (for non-Latin alphabets, D32)
-        local = b"\n".join([line for line in data.split(b"\n") if not line.isascii()])
+        text = local = b"\n".join([line for line in data.split(b"\n") if not line.isascii()])
         line_letters = len(local) - len(local.translate(None, _LETTERS))
     if hb and len(data) - len(hb) >= LOCAL_ASCII_RUN:
         # Only ASCII near the text counts for the share: an ASCII stretch of LOCAL_ASCII_RUN
@@ -584,7 +585,13 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, Context]:
             counts = [(b, hb.count(b)) for b in distinct]
     if counts is None:
         counts = list(Counter(hb).items())
-    return counts, letters, (*_context(window), window, line_letters)
+    # the ASCII letters whose frequencies weigh the languages: on the lines that hold a high
+    # byte (an English quote above a Slovak reply is another text, D32), around the first one
+    if text is not data:
+        first = _HIGH_BYTE.search(text)
+        first_high = first.start() if first else 0
+    start = max(0, first_high - ASCII_BYTES // 2)
+    return counts, letters, (*_context(window), window, line_letters, text[start:start + ASCII_BYTES])
 
 
 def _drop_long_ascii(data: bytes) -> bytes:
@@ -683,6 +690,58 @@ _RUN_MARKS = b"a" * LOCAL_ASCII_RUN
 _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
 
 
+#: Weight of the ASCII letters' log-likelihood ratio (:func:`_ascii_terms`): the letters of a
+#: text are not drawn one by one (words repeat), so their evidence is tempered.
+ASCII_WEIGHT = 0.5
+#: The ASCII letters are read in this many bytes around the first high byte (half of them
+#: before it).
+ASCII_BYTES = 1024
+#: Bytes that are not a lower-case ASCII letter (deleted by ``bytes.translate``): capitals are
+#: left out, since acronyms and names (``CRC``, ``HTML``) are often foreign to the language.
+_NOT_LOWER = bytes(b for b in range(256) if not 0x61 <= b <= 0x7A)
+_ascii_cache: list[tuple[list[int], list[float], str]] = []
+
+
+def _ascii_tables() -> tuple[list[int], list[float], str]:
+    """Per ASCII letter a..z: the packed ``-log p(letter | language)`` of every language of the
+    share table (its ``ASCII_LETTERS``, backed off by ``BACKOFF`` to all languages' pooled;
+    a language without them reads as the pooled), ``-log`` of the pooled, the struct format."""
+    if not _ascii_cache:
+        from ._tables.language import ASCII_LETTERS
+
+        with _BUILD:
+            if not _ascii_cache:
+                names = list(_get()[2])
+                pooled = [sum(c[i] for c in ASCII_LETTERS.values()) / len(ASCII_LETTERS) / 100000
+                          for i in range(26)]
+                columns = []
+                for lang in names:
+                    own = ASCII_LETTERS.get(lang)
+                    columns.append([math.log(((1 - BACKOFF) * own[i] / 100000 + BACKOFF * pooled[i])
+                                             if own else pooled[i]) for i in range(26)])
+                packed = [sum(int(-col[i] * _SCALE) << (64 * j) for j, col in enumerate(columns))
+                          for i in range(26)]
+                _ascii_cache.append((packed, [-math.log(p) for p in pooled], f"<{len(names)}Q"))
+    return _ascii_cache[0]
+
+
+def _ascii_terms(window: bytes) -> list[float]:
+    """Per language (the share table's order): ``ASCII_WEIGHT`` times the log-likelihood ratio
+    (nats) of the lower-case ASCII letters in the first ``ASCII_BYTES`` of ``window`` (the bytes
+    around the first high byte on the lines that hold one, :func:`high_byte_counts`), under
+    the language's letter frequencies against all languages' pooled ones (0 for a language
+    without frequencies)."""
+    packed, pooled, fmt = _ascii_tables()
+    letters = window[:ASCII_BYTES].translate(None, _NOT_LOWER)
+    if not letters:
+        return [0.0] * len(_get()[2])
+    ns = [letters.count(c) for c in range(0x61, 0x7B)]
+    base = sum(map(mul, ns, pooled))
+    sums = _unpack(sum(map(mul, ns, packed)), fmt, len(_get()[2]))
+    scale = -ASCII_WEIGHT / _SCALE
+    return [ASCII_WEIGHT * base + x * scale for x in sums]
+
+
 def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
                      adjacent: Context | tuple[bytes, bytes, bytes] | None = None) -> list[tuple[float, str, float]]:
     """Return ``[(log-likelihood, label, fit)]`` of the two best single-byte pages, best first.
@@ -716,9 +775,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     """
     adj, before_upper, after_lower, after_digit, alone, inside, contraction, window = (b"",) * 8
     line_letters: int | None = None
+    words = b""
     if adjacent and len(adjacent) >= 9:
         (adj, before_upper, after_lower, after_digit, alone, inside, contraction, window,
-         line_letters) = cast(Context, adjacent)
+         line_letters) = cast(Context, adjacent)[:9]
+        words = cast(Context, adjacent)[9] if len(adjacent) > 9 else window
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
     # (the order of the bytes changes no sum: the packed sums are integers)
@@ -735,6 +796,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
         # text (an English quote, markup): only those on the text's own lines count (D32)
         share_term = list(_non_latin_merge()(share_term + _beta_binomials(high, line_letters)))
+    if words and ASCII_WEIGHT and ascii_letters > high:
+        # the ASCII letters say which language the text is in, where few high bytes cannot
+        # (only where they are most of its letters: a Latin-script text; the languages of other
+        # scripts have no ASCII letter frequencies)
+        share_term = list(map(add, share_term, _ascii_terms(words)))
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
