@@ -149,7 +149,7 @@ PAGES = {
 #: languages the scope clauses of ISO/IEC 8859 parts 1, 3, 4, 10 and 14 name, lingua's and
 #: langdetect's left out): their non-ASCII letters, lower case, from the main exemplar set
 #: (``exemplarCharacters``) of Unicode CLDR (``cldr-json``, ``cldr-misc-full/main/<code>/
-#: characters.json``; Unicode License v3), a fact of each orthography, with no frequencies.
+#: characters.json``; Unicode License v3), a fact of each orthography, with no frequencies (D60).
 #: The model gives each letter an even share and the language the median non-ASCII share of
 #: the profiled Latin-script languages (:func:`train`): such a language explains a text whose
 #: letters no profiled language has together (Maltese ``ħ ġ ċ ż`` with ``à``, Breton ``ñ`` with
@@ -429,7 +429,7 @@ def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
 
 def ascii_letters() -> dict[str, tuple[int, ...]]:
     """Return ``{language: frequency of each ASCII letter a..z per 100 000 of its ASCII
-    letters}`` from lingua's letter frequencies, for the Latin-script languages some page of
+    letters}`` from lingua's letter frequencies (D61), for the Latin-script languages some page of
     :data:`PAGES` writes (lingua keeps no ASCII letter of the other scripts; the languages of
     :data:`EXEMPLARS` have no frequencies: the model gives them all languages' letters)."""
     out = {}
