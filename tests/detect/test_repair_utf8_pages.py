@@ -93,3 +93,25 @@ def test_d75_only_signs_between_ascii_is_western_text() -> None:
     # Shift_JIS read as windows-1252 with other characters still comes back
     original = "\u30c6\u30b9\u30c8\u3067\u3059\u5730\u6c60"
     assert repair(original.encode("cp932").decode("cp1252")).text == original
+
+
+def test_d76_one_character_twice_is_no_signature() -> None:
+    from onemail.detect._repair import signatures
+
+    # "à" is windows-1252's lead 0xE0 and CP437's continuation 0x85: no page reads "àà" as UTF-8
+    assert signatures("L\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0,") == 0
+    assert signatures("F\u00c3\u00b6rst\u00c3\u00a5r") == 2
+    for clean in ("L\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0,", "Ol\u00e9\u00e9\u00e9\u00e9\u00e9 !",
+                  "Ahhh l\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0"):
+        assert repair(clean) == Repair(clean, ()), clean
+
+
+def test_d77_a_euc_kr_reading_writes_hangul() -> None:
+    # "àà" is EUC-KR E0 E0, the Hanja 薛: a reading of Hanja only is no Korean
+    assert "\u00e0\u00e0".encode("cp1252").decode("euc_kr") == "\u859b"
+    assert repair("L\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0\u00e0").steps == ()
+    # Korean read as windows-1252 still comes back
+    original = "\uc548\ub155\ud558\uc138\uc694, \ubc18\uac11\uc2b5\ub2c8\ub2e4"
+    out = repair(original.encode("euc_kr").decode("cp1252"))
+    assert out.text == original
+    assert out.steps == (("windows-1252", "euc-kr"),)

@@ -301,7 +301,12 @@ def signatures(text: str) -> int:
     global _SIGNATURE
     if _SIGNATURE is None:
         _SIGNATURE = _signature_re()
-    n = _count(_SIGNATURE, text)
+    # (a pair of one character twice is no page's reading: a byte is a lead or a continuation,
+    # never both; the union of the pages' characters made "àà" windows-1252's lead and CP437's
+    # continuation, D76)
+    found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
+        m.group() for m in _SIGNATURE.finditer(text))
+    n: int = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
     if n and _TEXTLIKE.search(text):
         n -= _count(_TEXTLIKE, text)
     if n:
@@ -732,6 +737,7 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
     * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK),
       or one with a private-use character (:func:`_odd_east`, D43).
+    * A EUC-KR reading has more Hangul than Hanja and kana (D77).
     * A CJK reading leaves no half-width katakana or punctuation without a half-width
       neighbour (``Àà³`` is not ``ﾀ犁``; D26), and, without full-width kana, its half-width
       katakana do not outnumber its kanji (D31).
@@ -753,6 +759,8 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
+    if right == "euc-kr" and new.han + new.kana >= new.hangul:
+        return False  # Korean writes Hangul: Hanja are 2 % of its characters (D77)
     if right in _CJK_PAGES and _LONE_HALF_KANA.search(new_text):
         return False  # half-width katakana come in runs: "ﾀ犁" is not Japanese (D26)
     if right in _CJK_PAGES and new.han and not new.kana and new.half_kana > new.han:
