@@ -86,7 +86,7 @@ from .containers import (
     walk_task,
 )
 from .formats import ReadContext
-from .mbox import MboxSpan, read_span, spans
+from .mbox import MboxSpan, read_span, split
 from .model import Message
 from .source import Source
 
@@ -439,20 +439,22 @@ def _final_spans(f: BinaryIO, start: int, size: int) -> Iterator[tuple[MboxSpan,
     need = 0
     while True:
         eof = w0 + len(window) >= size
-        found = list(spans(window))
+        found = list(split(window, 0, len(window)))
         if eof:
-            for span in found:
+            for span, _ in found:
                 yield span, window, w0
             return
         done = 0
         for k in range(len(found) - 2):
-            reach = _reach(f, window, w0, found[k], size)
-            if reach is not None and reach > w0 + found[k + 2].separator:
-                need = reach
-                break
-            yield found[k], window, w0
+            span, has_length = found[k]
+            if has_length:  # else no Content-Length field is in its header section
+                reach = _reach(f, window, w0, span, size)
+                if reach is not None and reach > w0 + found[k + 2][0].separator:
+                    need = reach
+                    break
+            yield span, window, w0
             done = k + 1
-        keep = found[done].separator if found else 0
+        keep = found[done][0].separator if found else 0
         w0 += keep
         window = window[keep:]
         grow = max(BLOCK_BYTES, len(window), need + BLOCK_BYTES - w0 - len(window))
