@@ -35,13 +35,13 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, TextIO
 
 __all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "outcome_summary",
-           "print_pool_summary", "run", "shard_bytes", "shard_place", "usable_cpus"]
+           "plan", "print_pool_summary", "run", "shard_bytes", "shard_place", "usable_cpus"]
 
 Work = Callable[[Any], Iterable[Any]]
 """A worker's work: a module-level function of one shard giving picklable items."""
@@ -493,6 +493,21 @@ def shard_bytes(paths: list[str], jobs: int) -> int:
             except OSError:
                 pass
     return max(MIN_SHARD_BYTES, min(DEFAULT_TARGET_BYTES, total // (jobs * SHARDS_PER_JOB)))
+
+
+TAPER_PER_JOB = 2
+"""The pool's plan tapers each big mbox's last ranges (:func:`onemail.message.shards.shards`'
+``taper``) with T = this times the workers: the ranges shrink once less than 2N shards of the
+full size are left, down to 1 MiB, so the workers finish within a fraction of a second of each
+other instead of up to one full shard apart."""
+
+
+def plan(paths: list[str], jobs: int) -> Iterator[Any]:
+    """The shards of ``paths`` for ``jobs`` workers: :func:`shard_bytes` each, tapered at the end
+    of each big mbox (:data:`TAPER_PER_JOB`)."""
+    from ..message.shards import shards
+
+    return shards(paths, target_bytes=shard_bytes(paths, jobs), taper=TAPER_PER_JOB * jobs)
 
 
 def _describe(shard: Any) -> dict[str, Any]:
