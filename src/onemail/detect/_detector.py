@@ -249,7 +249,7 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
            frequency_bound: bool = False, error_proven: bool = False,
-           provisional: set[str] | None = None) -> tuple[float, bool]:
+           provisional: set[str] | None = None, high: int = -1) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data``.
 
     Errors are counted over all of ``data``; the characters are classified in the first
@@ -261,7 +261,8 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     classifier's own patterns, cheaper than classifying. ``error_proven`` says that a strict
     decode of ``data`` fails before its last three bytes (:func:`_isolated_high`): the bound
     of a failed decode is then taken without decoding. When ``provisional`` (a set) is given,
-    a row stopped at the frequency bound adds its label to it (see :func:`_settle`).
+    a row stopped at the frequency bound adds its label to it (see :func:`_settle`). ``high``
+    is the number of bytes >= 0x80 of ``data`` when the caller has counted them (-1: not).
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
         return 0.0, False
@@ -269,6 +270,9 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         if beat >= 50:
             return 50.0, False  # halved: 50 at most, the bound
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
+        high = -1
+    if high < 0 and beat > 0:
+        high = len(data) - len(data.translate(None, _HIGH_BYTES))
     decoded = None
     failed = False  # a strict decode failed: the next decode replaces at once
     if beat > 0 and data and not codec.startswith("table:"):
@@ -284,7 +288,6 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         if failed and not cut_short:
             # at least one error: bound the score before paying for the full decode (a
             # double-byte reading has >= len - high/2 characters)
-            high = len(data) - len(data.translate(None, _HIGH_BYTES))
             n = max(1.0, len(data) - high / 2)
             if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
                 return 22 + 15 + 35 * min(1.0, high / n) + 10, False
@@ -292,7 +295,6 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     text, errors = decoded or (_decode_replace(data, codec) if failed else _decode(data, codec))
     if beat > 0 and text:
         n = len(text)
-        high = len(data) - len(data.translate(None, _HIGH_BYTES))
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
         bound = clean + 15 + 35 * min(1.0, high / n) + 10 + (0 if errors else 10)
         if bound < beat:
@@ -306,7 +308,10 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         # what the pattern leaves is what can earn frequency
         earning = len(_frequency_pattern().sub("", text))
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
-        bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + (0 if errors else 10)
+        # (outside the UTF-8 rule, whose rows report their bound: exclusivity needs a kana or
+        # a KS X 1001 Hangul syllable, which earn; without one, no 10)
+        exclusive_bound = 0 if errors or not earning and provisional is not None else 10
+        bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + exclusive_bound
         if bound < beat:
             if provisional is not None:
                 provisional.add(label)
@@ -419,6 +424,13 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # halved bound (what _score gives them, without slicing the sample four times)
     no_nul = 0 not in sample
     provisional: set[str] = set()  # double-byte rows stopped at their frequency bound
+    high = len(sample) - len(sample.translate(None, _HIGH_BYTES))  # (counted once for every row)
+    # the bound _score gives a double-byte row whose strict decode the isolated high byte
+    # proves to fail (the same for each: it depends on the sample alone)
+    proven_bound = 0.0
+    if isolated is not None and sample:
+        n = max(1.0, len(sample) - high / 2)
+        proven_bound = 22 + 15 + 35 * min(1.0, high / n) + 10
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -438,7 +450,6 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             # (the counts of the decoded sample, taken on its bytes: each U+FFFD is an error)
             c = classify_single_byte(sample, table)
             errors = c.fffd
-            high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
             fit = fit1 if label == sb1 else fit2
             good = good_share(counts, label) * high * fit if counts else 0.0
             score = score_counts(c, errors, good=good)
@@ -456,8 +467,11 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
                 continue
         proven = isolated is not None and codec in _CJK_CODECS and (
             codec != "cp932" or isolated in _CP932_LEADS)
+        if proven and 0 < proven_bound < best:  # (what _score returns for the row)
+            rows.append((proven_bound, order, label, False))
+            continue
         score, exclusive = _score(sample, label, codec, best, frequency_bound=True, error_proven=proven,
-                                  provisional=None if forced_utf8 else provisional)
+                                  provisional=None if forced_utf8 else provisional, high=high)
         rows.append((score, order, label, exclusive))
     rows.sort(key=_row_order)
     if not forced_utf8:
