@@ -250,7 +250,27 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
            frequency_bound: bool = False, error_proven: bool = False,
            provisional: set[str] | None = None, high: int = -1) -> tuple[float, bool]:
-    """Return ``(score, exclusive)`` of one candidate reading of ``data``.
+    """Return ``(score, exclusive)`` of one candidate reading of ``data`` (see
+    :func:`_score_start`)."""
+    score, exclusive, pending = _score_start(data, label, codec, beat, frequency_bound, error_proven,
+                                             provisional, high)
+    return (score, exclusive) if pending is None else _classified(pending)
+
+
+#: A reading whose classification is left for later (:func:`_score_start`): the text to
+#: classify (its first ``SCORE_CHARS``), its errors (scaled to them), the bytes decoded (for
+#: the UTF-16 halving rule) and the label.
+_Pending = tuple[str, float, bytes, str]
+
+
+def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
+                 frequency_bound: bool = False, error_proven: bool = False,
+                 provisional: set[str] | None = None, high: int = -1,
+                 upper: bool = False) -> tuple[float, bool, _Pending | None]:
+    """Return ``(score, exclusive, None)`` of one candidate reading of ``data`` when a bound or
+    a shortcut decides it, else ``(bound, False, pending)``: :func:`_classified` of ``pending``
+    is the ``(score, exclusive)`` of :func:`_score`, and ``bound`` an upper bound of that score
+    (with ``upper``; else 100).
 
     Errors are counted over all of ``data``; the characters are classified in the first
     ``SCORE_CHARS`` of the text (errors scaled to that length). When an upper bound of the
@@ -265,10 +285,10 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     is the number of bytes >= 0x80 of ``data`` when the caller has counted them (-1: not).
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
-        return 0.0, False
+        return 0.0, False, None
     if codec.startswith("utf-16") and not _utf16_factor(data, label):
         if beat >= 50:
-            return 50.0, False  # halved: 50 at most, the bound
+            return 50.0, False, None  # halved: 50 at most, the bound
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
         high = -1
     if high < 0 and beat > 0:
@@ -290,7 +310,7 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
             # double-byte reading has >= len - high/2 characters)
             n = max(1.0, len(data) - high / 2)
             if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
-                return 22 + 15 + 35 * min(1.0, high / n) + 10, False
+                return 22 + 15 + 35 * min(1.0, high / n) + 10, False, None
     errors: float
     text, errors = decoded or (_decode_replace(data, codec) if failed else _decode(data, codec))
     if beat > 0 and text:
@@ -298,11 +318,12 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
         bound = clean + 15 + 35 * min(1.0, high / n) + 10 + (0 if errors else 10)
         if bound < beat:
-            return bound, False
+            return bound, False, None
     if len(text) > SCORE_CHARS:
         if errors:
             errors = max(1.0, errors * SCORE_CHARS / len(text))
         text = text[:SCORE_CHARS]
+    earning = -1
     if frequency_bound and beat > 0 and text and codec in _CJK_CODECS:
         n = len(text)
         # what the pattern leaves is what can earn frequency
@@ -315,7 +336,25 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         if bound < beat:
             if provisional is not None:
                 provisional.add(label)
-            return bound, False
+            return bound, False, None
+    bound = 100.0
+    if upper and text:
+        # the score's positive terms, with every U+FFFD noise and no coherence (it is neither
+        # neutral nor scripted), frequency only from the characters that can earn it, and
+        # exclusivity only with one of them (a kana or a KS X 1001 Hangul syllable) and no
+        # error; every penalty is left out
+        n = len(text)
+        if earning < 0:
+            earning = len(_frequency_pattern().sub("", text))
+        clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
+        kept = n - text.count("\ufffd")
+        bound = clean + 25 * kept / n + 35 * min(1.0, earning / n) + (10 if earning and not errors else 0)
+    return bound, False, (text, errors, data, label)
+
+
+def _classified(pending: _Pending) -> tuple[float, bool]:
+    """The ``(score, exclusive)`` of a reading :func:`_score_start` left pending."""
+    text, errors, data, label = pending
     counts = classify(text)
     score = score_counts(counts, errors)
     if label.startswith("utf-") and label != "utf-8" and not _utf16_factor(data, label):
@@ -424,6 +463,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # halved bound (what _score gives them, without slicing the sample four times)
     no_nul = 0 not in sample
     provisional: set[str] = set()  # double-byte rows stopped at their frequency bound
+    waiting: list[tuple[float, int, str, _Pending]] = []  # rows left to classify, with a bound
     high = len(sample) - len(sample.translate(None, _HIGH_BYTES))  # (counted once for every row)
     # the bound _score gives a double-byte row whose strict decode the isolated high byte
     # proves to fail (the same for each: it depends on the sample alone)
@@ -470,14 +510,44 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
         if proven and 0 < proven_bound < best:  # (what _score returns for the row)
             rows.append((proven_bound, order, label, False))
             continue
-        score, exclusive = _score(sample, label, codec, best, frequency_bound=True, error_proven=proven,
-                                  provisional=None if forced_utf8 else provisional, high=high)
-        rows.append((score, order, label, exclusive))
+        score, exclusive, pending = _score_start(
+            sample, label, codec, best, frequency_bound=True, error_proven=proven,
+            provisional=None if forced_utf8 else provisional, high=high, upper=not forced_utf8)
+        if pending is None:
+            rows.append((score, order, label, exclusive))
+        elif forced_utf8:
+            score, exclusive = _classified(pending)
+            rows.append((score, order, label, exclusive))
+        else:
+            waiting.append((score, order, label, pending))
+    deferred: dict[str, _Pending] = {}
+    if waiting:
+        # The rows left to classify, likeliest first: one whose bound falls below the second
+        # best score known cannot be among the two best rows, and is classified only if it
+        # comes to be (_undefer), as rows above it are scored again (D16)
+        first = second = -math.inf
+        for row in rows:
+            if row[0] > first:
+                first, second = row[0], first
+            elif row[0] > second:
+                second = row[0]
+        waiting.sort(key=_row_order)
+        for bound, order, label, pending in waiting:
+            if bound < second:
+                rows.append((bound, order, label, False))
+                deferred[label] = pending
+                continue
+            score, exclusive = _classified(pending)
+            rows.append((score, order, label, exclusive))
+            if score > first:
+                first, second = score, first
+            elif score > second:
+                second = score
     rows.sort(key=_row_order)
     if not forced_utf8:
-        rows = _settle(rows, provisional, sample, best)
-        rows = _check_with_ours(sample, rows)
-        rows = _settle(rows, provisional, sample, best)
+        rows = _settle(rows, provisional, sample, best, deferred)
+        rows = _check_with_ours(sample, rows, deferred)
+        rows = _settle(rows, provisional, sample, best, deferred)
     if forced_utf8:
         conf = _forced_confidence(rows)
     else:
@@ -485,15 +555,19 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
 
 
-def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float) -> list[_Row]:
+def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
+            deferred: dict[str, _Pending] | None = None) -> list[_Row]:
     """Score exactly every provisional row (one stopped at its frequency bound) among the two
     best, until none is: the best and the second, hence the charset and the confidence, are
-    those of exact scores; a provisional row below them keeps its bound (D16).
+    those of exact scores; a provisional row below them keeps its bound (D16). A deferred row
+    (:func:`_undefer`) among them is classified first.
 
     A provisional row's bound is at least its exact score, so scoring it can only move it
     down; the single-byte row that set ``beat`` stays above every provisional row.
     """
     while True:
+        if deferred:
+            _undefer(rows, deferred)
         pending = [i for i in range(min(2, len(rows))) if rows[i][2] in provisional]
         if not pending:
             return rows
@@ -501,6 +575,24 @@ def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float)
             _, order, label, _ = rows[i]
             provisional.discard(label)
             score, exclusive = _score(sample, label, _CODECS[label], beat)
+            rows[i] = (score, order, label, exclusive)
+        rows.sort(key=_row_order)
+
+
+def _undefer(rows: list[_Row], deferred: dict[str, _Pending]) -> None:
+    """Classify every deferred row among the two best of ``rows`` (sorted), until none is.
+
+    A deferred row holds an upper bound of its score in place of the score :func:`_rank` would
+    have classified it to: once none is among the two best, the rows above the others are
+    those the scores would give, in the same order (D16).
+    """
+    while True:
+        pending = [i for i in range(min(2, len(rows))) if rows[i][2] in deferred]
+        if not pending:
+            return
+        for i in pending:
+            _, order, label, _ = rows[i]
+            score, exclusive = _classified(deferred.pop(label))
             rows[i] = (score, order, label, exclusive)
         rows.sort(key=_row_order)
 
@@ -554,16 +646,19 @@ OURS_CHECK_BYTES = 1024
 _DOUBLE_BYTE = frozenset(("gbk", "big5", "shift_jis", "euc-kr", "euc-jp"))
 
 
-def _check_with_ours(sample: bytes, rows: list[_Row]) -> list[_Row]:
+def _check_with_ours(sample: bytes, rows: list[_Row], deferred: dict[str, _Pending] | None = None) -> list[_Row]:
     """Re-score a double-byte winner with onemail's own decoder (the one its label selects).
 
     Scoring used CPython's codecs; where the WHATWG decoder finds errors CPython did not, the
-    winner is scored again on onemail's text and the rows re-sorted (at most twice).
+    winner is scored again on onemail's text and the rows re-sorted (at most twice; a deferred
+    row that comes first is classified before, :func:`_undefer`).
     """
     from ..text import for_label
 
     sample = _sample(sample, OURS_CHECK_BYTES)
     for _ in range(2):
+        if deferred:
+            _undefer(rows, deferred)
         score, order, label, exclusive = rows[0]
         if label not in _DOUBLE_BYTE:
             break
