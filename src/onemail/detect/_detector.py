@@ -165,9 +165,9 @@ def _sample(data: bytes, limit: int) -> bytes:
     non-ASCII byte: everything earlier is ASCII, identical in every ASCII-compatible reading.
     The end is cut after a line feed (or space) in the second half of the window.
     """
-    first = _first_high(data)
-    if first > 64:
-        data = data[(first - 64) & ~3 :]
+    start = _sample_start(data)
+    if start:
+        data = data[start:]
     if len(data) <= limit:
         return data
     cut = data.rfind(b"\n", 0, limit)
@@ -176,6 +176,12 @@ def _sample(data: bytes, limit: int) -> bytes:
         if cut < limit // 2:
             return data[:limit]
     return data[: cut + 1]
+
+
+def _sample_start(data: bytes) -> int:
+    """The offset at which :func:`_sample` starts (at a character boundary: before it is ASCII)."""
+    first = _first_high(data)
+    return (first - 64) & ~3 if first > 64 else 0
 
 
 def _table(key: str) -> str:
@@ -266,7 +272,7 @@ _Pending = tuple[str, float, bytes, str]
 def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
                  frequency_bound: bool = False, error_proven: bool = False,
                  provisional: set[str] | None = None, high: int = -1,
-                 upper: bool = False) -> tuple[float, bool, _Pending | None]:
+                 upper: bool = False, strict: str | None = None) -> tuple[float, bool, _Pending | None]:
     """Return ``(score, exclusive, None)`` of one candidate reading of ``data`` when a bound or
     a shortcut decides it, else ``(bound, False, pending)``: :func:`_classified` of ``pending``
     is the ``(score, exclusive)`` of :func:`_score`, and ``bound`` an upper bound of that score
@@ -282,7 +288,8 @@ def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
     decode of ``data`` fails before its last three bytes (:func:`_isolated_high`): the bound
     of a failed decode is then taken without decoding. When ``provisional`` (a set) is given,
     a row stopped at the frequency bound adds its label to it (see :func:`_settle`). ``high``
-    is the number of bytes >= 0x80 of ``data`` when the caller has counted them (-1: not).
+    is the number of bytes >= 0x80 of ``data`` when the caller has counted them (-1: not);
+    ``strict`` the text of a strict decode of ``data`` that succeeded (None: not tried).
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
         return 0.0, False, None
@@ -299,6 +306,8 @@ def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
         cut_short = False  # the only error may be a last character cut short (D15)
         if error_proven:
             failed = True  # (the strict decode would fail before the last three bytes)
+        elif strict is not None:
+            decoded = strict, 0
         else:
             try:
                 decoded = _strict(data, codec), 0  # clean: the text is kept, not decoded again
@@ -439,12 +448,14 @@ def _forced_confidence(rows: list[tuple[float, int, str, bool]]) -> int:
     return max(0, min(100, (top - second) * 3))
 
 
-def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
+def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int = -1) -> Detection:
     """Score every candidate on ``sample``; single-byte pages chosen on all of ``data``.
 
     The design's windows-1252 and ISO-8859-1 rows become the two single-byte pages the
     language model ranks first (:mod:`onemail.detect._langmodel`; D8); the second loses
     ``LM_POINTS`` per nat of log-likelihood it trails by (at most ``LM_CAP``).
+    ``utf8_error`` is the offset in ``sample`` of the first byte a strict UTF-8 decode fails
+    on (-1: not known).
     """
     if forced_utf8:
         # the runner-ups only set the confidence: the design's two single-byte rows suffice
@@ -467,10 +478,13 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     high = len(sample) - len(sample.translate(None, _HIGH_BYTES))  # (counted once for every row)
     # the bound _score gives a double-byte row whose strict decode the isolated high byte
     # proves to fail (the same for each: it depends on the sample alone)
-    proven_bound = 0.0
-    if isolated is not None and sample:
+    failed_bound = 0.0  # (_score's bound of a reading whose strict decode fails, not cut short)
+    if sample:
         n = max(1.0, len(sample) - high / 2)
-        proven_bound = 22 + 15 + 35 * min(1.0, high / n) + 10
+        failed_bound = 22 + 15 + 35 * min(1.0, high / n) + 10
+    # (a strict decode that fails within the sample's last three bytes may be cut short: _score
+    # decides then)
+    utf8_fails = 0 <= utf8_error < len(sample) - 3
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -507,12 +521,23 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
                 continue
         proven = isolated is not None and codec in _CJK_CODECS and (
             codec != "cp932" or isolated in _CP932_LEADS)
-        if proven and 0 < proven_bound < best:  # (what _score returns for the row)
-            rows.append((proven_bound, order, label, False))
-            continue
+        strict = None
+        if 0 < failed_bound < best:
+            # what _score gives a reading whose strict decode fails: tried here (in C)
+            if proven or codec == "utf-8" and utf8_fails:
+                rows.append((failed_bound, order, label, False))
+                continue
+            if codec in _CJK_CODECS:
+                try:
+                    strict = _CJK_DECODE[codec](sample)[0]
+                except UnicodeDecodeError as exc:
+                    if exc.start < len(sample) - 3:
+                        rows.append((failed_bound, order, label, False))
+                        continue
         score, exclusive, pending = _score_start(
             sample, label, codec, best, frequency_bound=True, error_proven=proven,
-            provisional=None if forced_utf8 else provisional, high=high, upper=not forced_utf8)
+            provisional=None if forced_utf8 else provisional, high=high, upper=not forced_utf8,
+            strict=strict)
         if pending is None:
             rows.append((score, order, label, exclusive))
         elif forced_utf8:
@@ -739,7 +764,9 @@ def detect(data: bytes | bytearray | memoryview) -> Detection:
         declared = _declared(data)
         if declared is not None:
             return _single(declared, DECLARED_CONFIDENCE)
-        return _rank(data, _sample(data, SAMPLE_BYTES))
+        # (the sample starts at a character boundary before the first error: its own strict
+        # decode fails at the same byte)
+        return _rank(data, _sample(data, SAMPLE_BYTES), utf8_error=exc.start - _sample_start(data))
     if data.isascii():  # NULs but no shape: ASCII control data
         return _seven_bit(data)
     return _utf8(data)
