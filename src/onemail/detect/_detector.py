@@ -60,6 +60,7 @@ import codecs
 import math
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ._binary import bom_charset, utf16_32_shape
@@ -568,7 +569,10 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
                 first, second = score, first
             elif score > second:
                 second = score
-    rows.sort(key=_row_order)
+    # best score first, ties in the design's order: by order, then stably by score (two sorts
+    # in C, no key function per row)
+    rows.sort(key=_ORDER)
+    rows.sort(key=_SCORE, reverse=True)
     if not forced_utf8:
         rows = _settle(rows, provisional, sample, best, deferred)
         rows = _check_with_ours(sample, rows, deferred)
@@ -577,7 +581,9 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
         conf = _forced_confidence(rows)
     else:
         conf = _confidence(rows, ll1 - ll2 if rows[0][2] == sb1 else None)
-    return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
+    got = _candidates.get
+    return Detection(rows[0][2], conf, tuple([got(key) or _candidate(*key)
+                                              for key in [(r[2], round(r[0])) for r in rows]]))
 
 
 def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
@@ -631,6 +637,10 @@ def _undefined_bytes(table: str) -> bytes:
 
 
 _undefined: dict[str, bytes] = {}
+
+
+_ORDER = itemgetter(1)
+_SCORE = itemgetter(0)
 
 
 def _row_order(row: _Row) -> tuple[float, int]:

@@ -770,8 +770,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # (neg_order is unique per page: the tuples never compare further than it)
     bounds = sorted(zip(map(sub, values, mix_nats), _bound_negs, range(len(values)), strict=True), reverse=True)
     exact: list[tuple[float, int, str, float, int, float]] = []
-    # (page, language set, result) of each evaluation, for pages that read alike
-    evaluated: list[tuple[str, int, tuple[float, float, int]]] = []
+    # per language set, (page, result) of each evaluation, for pages that read alike
+    evaluated: dict[int, list[tuple[str, tuple[float, float, int]]]] = {}
     present = sum(map((1).__lshift__, bs))  # the bytes present, as a 256-bit int
     runner_up = None
     stop = len(bounds)
@@ -787,13 +787,17 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             stop = at
             break
         differs = _differs[label]
-        done = next((d for other, s, d in evaluated if s == set_no and not present & differs[other]), None)
+        done = None
+        for other, d in evaluated.get(set_no, ()):
+            if not present & differs[other]:
+                done = d
+                break
         if done is None:
             best, fit, lang = _evaluate(label, ns, pick, share_term, high)
             if best == -math.inf:
                 best = bound + mix
             done = (best - mix, fit, lang)
-            evaluated.append((label, set_no, done))
+            evaluated.setdefault(set_no, []).append((label, done))
         exact.append((done[0], neg_order, label, done[1], done[2], mix))
         top = max(top, done[0])
     exact.sort(reverse=True)  # (neg_order is unique: one order, whenever it is sorted)
