@@ -63,6 +63,7 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
     out: list[tuple[int, bytes, int, int]] = []
     pos, n = 0, len(raw)
     match = _TOKEN.match
+    unclosed = n  # a quote from which no closing quote follows: every later one is unclosed too
     while pos < n:
         m = match(raw, pos)
         assert m is not None  # the junk alternative matches any byte
@@ -82,18 +83,25 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
         elif group == "special":
             out.append((_SPECIAL[raw[pos]], b"", pos, 1))
         elif group == "quote":
-            text, end = _delimited(raw, pos + 1, 0x22)
-            if end == n and (end == pos + 1 or raw[-1] != 0x22 or _escaped(raw, n - 1)):
-                # an unterminated quote: the quote is junk, the rest is read as it stands
+            # An unterminated quote: the quote is junk, the rest is read as it stands. A later
+            # quote is unterminated too (a quote the first scan passed was escaped there, so
+            # both scans go on alike from the byte after it): it is not scanned again, which
+            # kept a value of many quotes quadratic.
+            closed = False
+            if pos < unclosed:
+                text, end, closed = _delimited(raw, pos + 1, 0x22)
+                if not closed:
+                    unclosed = pos
+            if closed:
+                out.append((_QUOTED, text, pos, end - pos))
+            else:
                 out.append((_JUNK, b"", pos, 1))
                 end = pos + 1
-            else:
-                out.append((_QUOTED, text, pos, end - pos))
         elif group == "comment":
             text, end = _comment(raw, pos)
             out.append((_COMMENT, text, pos, end - pos))
         elif group == "literal":
-            text, end = _delimited(raw, pos + 1, 0x5D)
+            text, end, _ = _delimited(raw, pos + 1, 0x5D)
             out.append((_LITERAL, b"[" + text + b"]", pos, end - pos))
         else:
             out.append((_JUNK, b"", pos, 1))
@@ -101,18 +109,19 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
     return out
 
 
-def _delimited(raw: bytes, pos: int, close: int) -> tuple[bytes, int]:
-    """Read a quoted string or domain literal after its opening byte: ``(content, end)``.
+def _delimited(raw: bytes, pos: int, close: int) -> tuple[bytes, int, bool]:
+    """Read a quoted string or domain literal after its opening byte: ``(content, end,
+    closed)``.
 
     A backslash quotes the next byte (RFC 5322 quoted-pair); CR and LF (folds) are dropped. An
-    unterminated string runs to the end of the value.
+    unterminated string runs to the end of the value (``closed`` False).
     """
     out = bytearray()
     n = len(raw)
     while pos < n:
         c = raw[pos]
         if c == close:
-            return bytes(out), pos + 1
+            return bytes(out), pos + 1, True
         if c == 0x5C and pos + 1 < n:
             out.append(raw[pos + 1])
             pos += 2
@@ -120,15 +129,7 @@ def _delimited(raw: bytes, pos: int, close: int) -> tuple[bytes, int]:
         if c not in (0x0D, 0x0A):
             out.append(c)
         pos += 1
-    return bytes(out), n
-
-
-def _escaped(raw: bytes, pos: int) -> bool:
-    """True when ``raw[pos]`` follows an odd number of backslashes (a quoted-pair)."""
-    k = pos
-    while k > 0 and raw[k - 1] == 0x5C:
-        k -= 1
-    return (pos - k) % 2 == 1
+    return bytes(out), n, False
 
 
 def _comment(raw: bytes, pos: int) -> tuple[bytes, int]:
