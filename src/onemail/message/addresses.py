@@ -39,10 +39,19 @@ __all__ = ["parse_addresses"]
 
 _W1252 = known_charset("windows-1252")
 
+# A run of raw ISO-2022-JP (T84): a designation of a two-byte set or of katakana up to the
+# return to ASCII. Its bytes are JIS codes, any of them a special (``"``, ``(``, ``\\``; the
+# return ``ESC ( B`` itself holds a ``(``), so the run is one opaque piece wherever it stands: a
+# word of its own, or part of a quoted string or a comment. JIS codes are 0x21..0x7E: a space or
+# a line end ends a run that never returns to ASCII.
+_ISO_DESIGNATION = rb"\x1b(?:\$[@B]|\$\([DOPQ@B]|\(I)"
+_ISO_RUN = re.compile(_ISO_DESIGNATION + rb"(?:[\x21-\x7e]|" + _ISO_DESIGNATION + rb")*(?:\x1b\([BJ])?")
+
 _TOKEN = re.compile(rb"""
   (?P<ws>[ \t\r\n]+)
 | (?P<ew>=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=)
-| (?P<atom>[^ \t\r\n"(),.:;<>@\[\]\\]+)
+| (?P<iso>""" + _ISO_RUN.pattern + rb""")
+| (?P<atom>(?:[^ \t\r\n"(),.:;<>@\[\]\\\x1b]|\x1b(?!""" + _ISO_DESIGNATION[4:] + rb"""))+)
 | (?P<special>[<>@,;:.])
 | (?P<quote>")
 | (?P<comment>\()
@@ -71,7 +80,7 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
         end = m.end()
         if group == "ws":
             pass
-        elif group == "ew":
+        elif group == "ew" or group == "iso":
             out.append((_WORD, m.group(), pos, end - pos))
         elif group == "atom":
             text = m.group()
@@ -122,6 +131,10 @@ def _delimited(raw: bytes, pos: int, close: int) -> tuple[bytes, int, bool]:
         c = raw[pos]
         if c == close:
             return bytes(out), pos + 1, True
+        if c == 0x1B and (run := _ISO_RUN.match(raw, pos)) is not None:  # T84: JIS bytes as they are
+            out += run.group()
+            pos = run.end()
+            continue
         if c == 0x5C and pos + 1 < n:
             out.append(raw[pos + 1])
             pos += 2
@@ -139,6 +152,10 @@ def _comment(raw: bytes, pos: int) -> tuple[bytes, int]:
     n = len(raw)
     while pos < n:
         c = raw[pos]
+        if c == 0x1B and (run := _ISO_RUN.match(raw, pos)) is not None:  # T84: JIS bytes as they are
+            out += run.group()
+            pos = run.end()
+            continue
         if c == 0x5C and pos + 1 < n:
             out.append(raw[pos + 1])
             pos += 2
@@ -182,7 +199,7 @@ class _Parser:
             self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_ADDRESS, self.where, offset, length))
 
     def _text(self, raw: bytes) -> str:
-        if raw.isascii() and b"=?" not in raw:
+        if raw.isascii() and b"=?" not in raw and b"\x1b" not in raw:
             return raw.decode("ascii")
         return decode_header_text(raw, None, 0, self.fallback)
 

@@ -82,7 +82,7 @@ def decode_header(field: Field, *, fallback: Charset | None = None) -> Header:
     name = field.name
     name_text = name.decode("ascii") if name.isascii() else decode_header_text(name, None, 0)
     if data.isascii() and b"=?" not in data and b"\n" not in data and b"\r" not in data \
-            and field.length <= MAX_HEADER_BYTES:
+            and b"\x1b" not in data and field.length <= MAX_HEADER_BYTES:  # ESC: raw ISO-2022 (T84)
         return Header(name_text, data.decode("ascii"), (), data, field.offset)
     found = BoundedIssues()
     text = decode_header_text(data, found, 0, fallback or _W1252)
@@ -114,7 +114,8 @@ def parameters(raw: bytes, where: str, *, issues: list[MessageIssue],
     """
     if b"=" not in raw:
         return token(raw), {}
-    if raw.isascii() and b"(" not in raw and b"*" not in raw and b"=?" not in raw and b"\\" not in raw:
+    if raw.isascii() and b"(" not in raw and b"*" not in raw and b"=?" not in raw and b"\\" not in raw \
+            and b"\x1b" not in raw:
         simple = _simple_parameters(raw)
         if simple is not None:
             return simple
