@@ -7,7 +7,8 @@ parallel read (:func:`next_separator`) use it alike.
 **Separator lines (M20).** A line that starts with the five bytes ``"From "`` separates two
 messages when
 
-* it is the first line of the mailbox, or
+* it is the first line of the mailbox (after a UTF-8 BOM, or after empty lines when the next
+  rule holds for it too: :func:`mbox_start`), or
 * it is not itself a header field (``From :``) and either the lines after it begin a message
   header (:func:`begins_header`: the next line is a header field, and the fields before the
   section's end, its empty line or the first line that is neither a field nor a continuation,
@@ -70,6 +71,7 @@ __all__ = [
     "begins_header",
     "is_separator",
     "mbox_spans",
+    "mbox_start",
     "next_separator",
     "read_span",
     "spans",
@@ -221,6 +223,40 @@ def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
     if data[line - 1] != 0x0A:
         return False
     return _starts_message(data, line, n)[0]
+
+
+MBOX_START_BYTES = 4096
+"""How far into a file the empty lines before its first separator may reach (M20)."""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def mbox_start(data: Data) -> int:
+    """The offset of the first separator line when ``data`` is a mailbox, else ``-1``.
+
+    A mailbox starts with a ``"From "`` line at offset 0, or after a UTF-8 byte order mark
+    (mimekit's ``unmunged.mbox.txt``), or after empty lines (CR, LF; up to
+    :data:`MBOX_START_BYTES` bytes, a BOM before them allowed) when that line passes the
+    separator rule (M20: an envelope, or a message header follows). The bytes before it are the
+    mailbox's, like the empty line before each separator: no message's, and no issue.
+
+    :param data: the first bytes of the input (:data:`MBOX_START_BYTES` and a little more are
+        enough) or all of it.
+    :returns: the byte offset into ``data`` of the first separator line, or ``-1``.
+
+    >>> mbox_start(b"From a@b Sat Jan  1 00:00:00 2000\\n"), mbox_start(b"\\n\\nSubject: x\\n\\n")
+    (0, -1)
+    """
+    pos = 3 if data[:3] == _BOM else 0
+    if data[pos:pos + 5] == b"From ":
+        return pos
+    j, n = pos, len(data)
+    limit = min(n, MBOX_START_BYTES)
+    while j < limit and data[j] in (0x0D, 0x0A):
+        j += 1
+    if j > pos and data[j:j + 5] == b"From " and _starts_message(data, j, n)[0]:
+        return j
+    return -1
 
 
 def next_separator(data: Data, pos: int, *, end: int | None = None) -> int:

@@ -86,7 +86,7 @@ from .containers import (
     walk_task,
 )
 from .formats import ReadContext
-from .mbox import MboxSpan, read_span, split
+from .mbox import MboxSpan, mbox_start, read_span, split
 from .model import Message
 from .source import Source
 
@@ -130,7 +130,6 @@ rarely does (text 3-5:1), and opening every small file would make planning a Mai
 read per message."""
 
 _HEAD = 64 << 10  # bytes read to recognise a large file (containers.HEAD_BYTES)
-_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +313,7 @@ def _plan_file(task: FileTask, st: os.stat_result, target: int, taper: int = 0) 
             if kind != "mbox":
                 yield whole
                 return
-            first = 3 if head.startswith(_BOM) else 0
+            first = max(0, mbox_start(head))
             planned = list(_plan_mbox(f, task, first, st, target, taper))
     except OSError:
         planned = []
