@@ -145,24 +145,6 @@ def test_wrong_data_type_is_a_clear_type_error():
 # ---------------------------------------------------------------------------------------------
 # the marks-based split against the rule read straight (tests/mbox_reference.py)
 
-_PIECES = (ENV, b"From - Mon Jan  1 00:00:00 2020\n", b"From \n", b"From 9:30 until 10:00\n", b"From :x\n",
-           b"From: a@b\n", b"Subject: hi\n", b"Date: Mon\n", b"X-Foo: bar\n", b"Content-Length: %d\n",
-           b"content-LENGTH:%d\r\n", b"CONTENT-LENGTH : %d\n", b"Content-Length: 99999999999\n", b"\n",
-           b"\r\n", b"body line\n", b">From x\n", b" cont\n", b"From x\r\n", b"Received: x\r\n",
-           b"X-Content-Length: 3\n", b"Content-Lengthy: 3\n")
-
-
-def _random_box(rng) -> bytes:
-    out = bytearray(b"From x\n" if rng.random() < 0.4 else b"")
-    for _ in range(rng.randint(0, 60)):
-        piece = rng.choice(_PIECES)
-        if rng.random() < 0.05:  # a message whose Content-Length is right (its body: pieces too)
-            body = b"".join(rng.choice(_PIECES).replace(b"%d", b"2") for _ in range(rng.randint(0, 6)))
-            piece = ENV + b"Subject: l\nContent-Length: %d\n\n" % len(body) + body + rng.choice([b"", b"\n"])
-        out += piece % rng.randint(0, 80) if b"%d" in piece else piece
-    return bytes(out)
-
-
 @pytest.mark.parametrize("scan", [1, 2, 7, 64, 1 << 18])
 def test_spans_are_the_rule_read_straight(monkeypatch, scan):
     """Random mailboxes of separators, envelopes, body ``From `` lines, ``From :`` fields, right,
@@ -171,7 +153,7 @@ def test_spans_are_the_rule_read_straight(monkeypatch, scan):
     reference's, field for field."""
     import random
 
-    from mbox_reference import reference_spans
+    from mbox_reference import random_mailbox, reference_spans
 
     from onemail.message import mbox
 
@@ -179,7 +161,7 @@ def test_spans_are_the_rule_read_straight(monkeypatch, scan):
     rng = random.Random(scan)
     by_length = 0
     for _ in range(3000):
-        box = _random_box(rng)
+        box = random_mailbox(rng)
         start = rng.choice([0, 0, 1])
         end = None if rng.random() < 0.7 else rng.randint(0, len(box))
         got = list(spans(box, start=start, end=end))

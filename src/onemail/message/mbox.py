@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import mmap
 import re
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -67,6 +68,9 @@ from .model import Message, MessageIssue, bounded
 
 __all__ = [
     "MAIL_FIELDS",
+    "FROMS",
+    "LENGTHS",
+    "ListedMarks",
     "MboxSpan",
     "begins_header",
     "is_separator",
@@ -314,6 +318,9 @@ SCAN_BYTES = 1 << 18
 # where a Content-Length field can be (its name, any case). One search finds both.
 _MARK = re.compile(rb"\n(?=From |(?i:content-length))")
 _MARK_LOOK = 15  # bytes the search looks at from a match's start
+FROMS, LENGTHS = 0, 1
+"""The two kinds of marks (:meth:`ListedMarks.first`): before ``"From "`` lines, before
+``content-length`` lines."""
 
 
 class _Marks:
@@ -330,9 +337,11 @@ class _Marks:
         self.lengths: deque[int] = deque()
         self.done = 0  # every mark before this offset is in the deques (or was dropped)
 
-    def first(self, marks: deque[int], a: int, b: int) -> int:
-        """The first offset of ``marks`` (:attr:`froms` or :attr:`lengths`) in ``[a, b)``, or
-        -1 (searches no further than the piece that holds ``b``)."""
+    def first(self, kind: int, a: int, b: int) -> int:
+        """The first offset of the marks of ``kind`` (:data:`FROMS`: :attr:`froms`;
+        :data:`LENGTHS`: :attr:`lengths`) in ``[a, b)``, or -1 (searches no further than the
+        piece that holds ``b``)."""
+        marks = self.lengths if kind else self.froms
         while True:
             while marks and marks[0] < a:
                 marks.popleft()
@@ -361,20 +370,69 @@ class _Marks:
         self.done = hi
 
 
-def split(data: Data, start: int, n: int) -> Iterator[tuple[MboxSpan, bool]]:
+# The same marks, a "From " line that is a whole RFC 4155 envelope (not a "From :" field) told
+# apart by the search itself (group 1: the line without its line feed, as _ENVELOPE.fullmatch
+# takes it in _starts_message).
+_LISTED_MARK = re.compile(
+    rb"\n(?=From |(?i:content-length))(?:(?!From[ \t]*:)(" + _ENVELOPE.pattern + rb")(?=\n))?")
+
+
+class ListedMarks:
+    """Every mark of ``data[:n]`` (:class:`_Marks`: the line feeds before ``"From "`` lines and
+    before ``content-length`` lines) found by one search, for queries in any order (by
+    bisection), and the ``"From "`` lines that are separators by their own line (an RFC 4155
+    envelope of at most :data:`ENVELOPE_BYTES`, not a field: M20), with where each ends.
+
+    :ivar froms: the offsets of the line feeds before ``"From "`` lines, ascending.
+    :ivar lengths: those before ``content-length`` lines (any case), ascending.
+    :ivar envelopes: for each line feed of :attr:`froms` whose line is an envelope, the offset
+        of the line feed that ends that line.
+    """
+
+    __slots__ = ("envelopes", "froms", "lengths")
+
+    def __init__(self, data: Data, n: int) -> None:
+        froms: list[int] = []
+        lengths: list[int] = []
+        envelopes: dict[int, int] = {}
+        for m in _LISTED_MARK.finditer(data, 0, n):
+            j = m.start()
+            line, nl = m.span(1)
+            if line >= 0:
+                froms.append(j)
+                if nl - line <= ENVELOPE_BYTES:
+                    envelopes[j] = nl
+            elif data[j + 1] == 0x46:  # "F"
+                froms.append(j)
+            else:
+                lengths.append(j)
+        self.froms, self.lengths, self.envelopes = froms, lengths, envelopes
+
+    def first(self, kind: int, a: int, b: int) -> int:
+        """The first offset of the marks of ``kind`` (:data:`FROMS`: :attr:`froms`;
+        :data:`LENGTHS`: :attr:`lengths`) in ``[a, b)``, or -1."""
+        marks = self.lengths if kind else self.froms
+        i = bisect_left(marks, a)
+        return marks[i] if i < len(marks) and marks[i] < b else -1
+
+
+def split(data: Data, start: int, n: int,
+          marks: _Marks | ListedMarks | None = None) -> Iterator[tuple[MboxSpan, bool]]:
     """:func:`spans` of ``data[start:n]`` (``n <= len(data)``), each with whether a
     ``Content-Length`` field could be in its header section (a line starting with
     ``content-length``, any case, before the separator the line rule finds after it): when
     ``False``, no length can end it (M22) and the line rule (M20) alone did.
 
     The lines the rules look at, ``"From "`` lines and ``content-length`` lines, are found by
-    the regular-expression engine a piece at a time (:class:`_Marks`); the header section after
-    a separator is read only when such a line is in it.
+    the regular-expression engine a piece at a time (:class:`_Marks`), or taken from ``marks``
+    (a :class:`ListedMarks` of ``data[:n]``); the header section after a separator is read only
+    when such a line is in it.
     """
     if data[start:start + 5] != b"From ":
         return
-    marks = _Marks(data, n)
-    froms, lengths, first_mark = marks.froms, marks.lengths, marks.first
+    if marks is None:
+        marks = _Marks(data, n)
+    first_mark = marks.first
     sep = start
     while True:
         nl = data.find(b"\n", sep, n)
@@ -384,18 +442,18 @@ def split(data: Data, start: int, n: int) -> Iterator[tuple[MboxSpan, bool]]:
         # the line rule (M20): the next separator, and the "From " lines before it
         unsplit: list[int] = []
         nxt = -1
-        j = first_mark(froms, first - 1, n)
+        j = first_mark(FROMS, first - 1, n)
         while j >= 0:
             line = j + 1
             if _starts_message(data, line, n)[0]:
                 nxt = line
                 break
             unsplit.append(line)
-            j = first_mark(froms, line, n)
+            j = first_mark(FROMS, line, n)
         stop = n if nxt < 0 else nxt
         # the header section ends before the line rule's next separator (a separator line is
         # neither a field nor a continuation): a Content-Length field is between them if anywhere
-        has_length = first_mark(lengths, first - 1, stop) >= 0
+        has_length = first_mark(LENGTHS, first - 1, stop) >= 0
         if has_length:
             length, body = _length_field(data, first, n)
             if length is not None and body >= 0 and body + length <= n:
