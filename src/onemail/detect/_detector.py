@@ -256,7 +256,7 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
            frequency_bound: bool = False, error_proven: bool = False,
-           provisional: set[str] | None = None, high: int = -1) -> tuple[float, bool]:
+           provisional: dict[str, _Pending] | None = None, high: int = -1) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data`` (see
     :func:`_score_start`)."""
     score, exclusive, pending = _score_start(data, label, codec, beat, frequency_bound, error_proven,
@@ -272,7 +272,7 @@ _Pending = tuple[str, float, bytes, str]
 
 def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
                  frequency_bound: bool = False, error_proven: bool = False,
-                 provisional: set[str] | None = None, high: int = -1,
+                 provisional: dict[str, _Pending] | None = None, high: int = -1,
                  upper: bool = False, strict: str | None = None) -> tuple[float, bool, _Pending | None]:
     """Return ``(score, exclusive, None)`` of one candidate reading of ``data`` when a bound or
     a shortcut decides it, else ``(bound, False, pending)``: :func:`_classified` of ``pending``
@@ -287,8 +287,9 @@ def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
     characters that can earn frequency (common ideographs, kana, KS X 1001 Hangul) with the
     classifier's own patterns, cheaper than classifying. ``error_proven`` says that a strict
     decode of ``data`` fails before its last three bytes (:func:`_isolated_high`): the bound
-    of a failed decode is then taken without decoding. When ``provisional`` (a set) is given,
-    a row stopped at the frequency bound adds its label to it (see :func:`_settle`). ``high``
+    of a failed decode is then taken without decoding. When ``provisional`` (a dict) is given,
+    a row stopped at the frequency bound adds its label to it, with what :func:`_classified`
+    scores it from (see :func:`_settle`). ``high``
     is the number of bytes >= 0x80 of ``data`` when the caller has counted them (-1: not);
     ``strict`` the text of a strict decode of ``data`` that succeeded (None: not tried).
     """
@@ -345,7 +346,7 @@ def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
         bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + exclusive_bound
         if bound < beat:
             if provisional is not None:
-                provisional.add(label)
+                provisional[label] = (text, errors, data, label)
             return bound, False, None
     bound = 100.0
     if upper and text:
@@ -474,7 +475,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
     # without a NUL no UTF-16/32 reading has the zero pattern: UTF-32 is given 0 and UTF-16 its
     # halved bound (what _score gives them, without slicing the sample four times)
     no_nul = 0 not in sample
-    provisional: set[str] = set()  # double-byte rows stopped at their frequency bound
+    provisional: dict[str, _Pending] = {}  # double-byte rows stopped at their frequency bound
     waiting: list[tuple[float, int, str, _Pending]] = []  # rows left to classify, with a bound
     high = len(sample) - len(sample.translate(None, _HIGH_BYTES))  # (counted once for every row)
     # the bound _score gives a double-byte row whose strict decode the isolated high byte
@@ -574,9 +575,9 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
     rows.sort(key=_ORDER)
     rows.sort(key=_SCORE, reverse=True)
     if not forced_utf8:
-        rows = _settle(rows, provisional, sample, best, deferred)
+        rows = _settle(rows, provisional, deferred)
         rows = _check_with_ours(sample, rows, deferred)
-        rows = _settle(rows, provisional, sample, best, deferred)
+        rows = _settle(rows, provisional, deferred)
     if forced_utf8:
         conf = _forced_confidence(rows)
     else:
@@ -586,7 +587,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
                                               for key in [(r[2], round(r[0])) for r in rows]]))
 
 
-def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
+def _settle(rows: list[_Row], provisional: dict[str, _Pending],
             deferred: dict[str, _Pending] | None = None) -> list[_Row]:
     """Score exactly every provisional row (one stopped at its frequency bound) among the two
     best, until none is: the best and the second, hence the charset and the confidence, are
@@ -594,7 +595,10 @@ def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
     (:func:`_undefer`) among them is classified first.
 
     A provisional row's bound is at least its exact score, so scoring it can only move it
-    down; the single-byte row that set ``beat`` stays above every provisional row.
+    down; the single-byte row that set ``beat`` stays above every provisional row. Its exact
+    score is that of its classification (:func:`_score` with the best single-byte score
+    passes the bounds it passed before and classifies the same text): the text kept is
+    classified, not decoded again.
     """
     while True:
         if deferred:
@@ -604,8 +608,7 @@ def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
             return rows
         for i in pending:
             _, order, label, _ = rows[i]
-            provisional.discard(label)
-            score, exclusive = _score(sample, label, _CODECS[label], beat)
+            score, exclusive = _classified(provisional.pop(label))
             rows[i] = (score, order, label, exclusive)
         rows.sort(key=_row_order)
 

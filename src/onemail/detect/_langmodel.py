@@ -147,7 +147,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add, call, itemgetter, mul, sub
+from operator import add, itemgetter, mul, sub
 from typing import Any, Literal, cast
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "page_log_likelihood", "good_share", "char_weights"]
@@ -475,6 +475,7 @@ def _build_rows() -> None:
     _floor_rows.extend(i for i, k in enumerate(_bound_sets) if not _lang_sets[k])
     _set_getters.extend(itemgetter(*langs, langs[0]) if langs else itemgetter(len(names), len(names))
                         for langs in _lang_sets)
+    _set_has.extend(tuple(lang in langs for langs in _lang_sets) for lang in range(len(names)))
     _rows_cache.extend(rows)  # last: the tables above are complete
 
 
@@ -487,6 +488,8 @@ _bound_labels: list[str] = []
 _bound_sets: list[int] = []
 _floor_rows: list[int] = []
 _set_getters: list[itemgetter[Any]] = []
+#: Per language (the share table's order): per language set, whether it holds the language.
+_set_has: list[tuple[bool, ...]] = []
 
 
 #: Fixed-point scale of the packed log-probabilities (see :func:`_pack`): 2**-24 nats per unit,
@@ -750,7 +753,8 @@ def _ascii_terms(window: bytes) -> list[float]:
         return [0.0] * len(_get()[2])
     ns = [letters.count(c) for c in range(0x61, 0x7B)]
     base = sum(map(mul, ns, pooled))
-    sums = _unpack(sum(map(mul, ns, packed)), fmt, len(_get()[2]))
+    # (the letters absent add nothing: the packed integers of the others are summed)
+    sums = _unpack(sum([n * p for n, p in zip(ns, packed, strict=True) if n]), fmt, len(_get()[2]))
     scale = -ASCII_WEIGHT / _SCALE
     return [ASCII_WEIGHT * base + x * scale for x in sums]
 
@@ -813,7 +817,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         # the ASCII letters say which language the text is in, where few high bytes cannot
         # (only where they are most of its letters: a Latin-script text; the languages of other
         # scripts have no ASCII letter frequencies)
-        share_term = list(map(add, share_term, _ascii_terms(words)))
+        share_term = [term + ascii for term, ascii in zip(share_term, _ascii_terms(words), strict=True)]
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
@@ -836,7 +840,12 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             mixes = [m * high / in_window for m in mixes]
     # the best share term of each language set (pages share sets; the last item of the
     # extended list is the 0.0 of a set without languages)
-    tops = list(map(max, map(call, _set_getters, repeat(share_term + [0.0]))))
+    # (a set that holds the language of the best term has that term as its best: only the
+    # others are searched)
+    extended = share_term + [0.0]
+    best_term = max(share_term)
+    tops = [best_term if has else max(getter(extended))
+            for has, getter in zip(_set_has[share_term.index(best_term)], _set_getters, strict=True)]
     scale = -1.0 / _SCALE
     # per page (in the order of the float sum it replaced): ub_sum * scale + top, less
     # MIX_NATS * mixed; pages without languages bound at the floor
