@@ -82,3 +82,20 @@ def test_utf8_error_offset_changes_no_answer() -> None:
         assert told == _detector._rank(data, sample)
         checked += 1
     assert checked > 500
+
+
+def test_end_of_high_is_the_nth_high_byte() -> None:
+    """``_end_of_high`` (halving the KiB that holds it) ends where the n-th match of a high byte
+    ends."""
+    import re
+
+    from onemail.detect._langmodel import _end_of_high
+
+    high = re.compile(rb"[\x80-\xff]")
+    rng = random.Random(5)
+    for _ in range(1500):
+        data = bytes(rng.choice(b"A \n\xe9\xb0") if rng.random() < 0.9 else rng.randrange(256)
+                     for _ in range(rng.randint(0, 4000)))
+        n = rng.randint(1, 3000)
+        ends = [m.end() for m in high.finditer(data)]
+        assert _end_of_high(data, n) == (ends[n - 1] if n <= len(ends) else len(data))
