@@ -99,3 +99,21 @@ def test_end_of_high_is_the_nth_high_byte() -> None:
         n = rng.randint(1, 3000)
         ends = [m.end() for m in high.finditer(data)]
         assert _end_of_high(data, n) == (ends[n - 1] if n <= len(ends) else len(data))
+
+
+def test_non_latin_binomials_are_the_full_columns() -> None:
+    """The share terms computed for the non-Latin languages alone are the items of the full
+    column, bit for bit, with the gamma logarithms kept or not."""
+    from onemail.detect import _langmodel as lm
+
+    lm.rank_single_byte([(0xE9, 1)], 3)  # (builds the tables)
+    idx = lm._non_latin_index()
+    rng = random.Random(3)
+    for _ in range(300):
+        k, m = rng.randint(1, 2048), rng.randint(0, 5000)
+        if rng.random() < 0.5:
+            lm._gamma_a.pop(k, None)
+            lm._gamma_b.pop(m, None)
+        alone = lm._non_latin_binomials(k, m)
+        full = lm._beta_binomials(k, m)
+        assert alone == [full[i] for i in idx]

@@ -378,13 +378,42 @@ _merge_cache: list[itemgetter[Any]] = []
 
 
 def _non_latin_merge() -> itemgetter[Any]:
-    """The getter that takes, from a column of all languages followed by a second one, the
-    first's items for the Latin languages and the second's for the non-Latin ones."""
+    """The getter that takes, from a column of all languages followed by a column of the
+    non-Latin ones (in :func:`_non_latin_index` order), the first's items for the Latin
+    languages and the second's for the non-Latin ones."""
     if not _merge_cache:
         n = len(_get()[2])
-        non_latin = set(_non_latin_index())
-        _merge_cache.append(itemgetter(*[n + i if i in non_latin else i for i in range(n)]))
+        at = {lang: j for j, lang in enumerate(_non_latin_index())}
+        _merge_cache.append(itemgetter(*[n + at[i] if i in at else i for i in range(n)]))
     return _merge_cache[0]
+
+
+_non_latin_cache: list[tuple[itemgetter[Any], list[float], list[float], list[float]]] = []
+
+
+def _non_latin_priors() -> tuple[itemgetter[Any], list[float], list[float], list[float]]:
+    """The getter of the non-Latin languages' items from a column of all languages, and their
+    ``a``, ``b`` and ``log B(a, b)`` (:func:`_share_priors`)."""
+    if not _non_latin_cache:
+        idx = _non_latin_index()
+        # (one index more: a tuple even for one index; the zip stops at the others)
+        pick: Any = itemgetter(*idx, idx[0]) if idx else (lambda column: ())
+        a_s, b_s, betas = _share_priors()
+        _non_latin_cache.append((pick, [a_s[i] for i in idx], [b_s[i] for i in idx], [betas[i] for i in idx]))
+    return _non_latin_cache[0]
+
+
+def _non_latin_binomials(k: int, m: int) -> list[float]:
+    """:func:`_beta_binomials` of the non-Latin languages alone (in :func:`_non_latin_index`
+    order): each item the same float, from the same logarithms of the gamma function."""
+    pick, a_s, b_s, betas = _non_latin_priors()
+    lg = math.lgamma
+    x = _gamma_a.get(k)
+    xs = pick(x) if x is not None else [lg(a + k) for a in a_s]
+    y = _gamma_b.get(m)
+    ys = pick(y) if y is not None else [lg(b + m) for b in b_s]
+    total = lg(k + m + SHARE_KAPPA)
+    return [u + v - total - z for u, v, z in zip(xs, ys, betas, strict=False)]
 
 
 def _page_rows() -> list[_PageRow]:
@@ -814,11 +843,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     if not ascii_letters:
         # no ASCII letter at all says nothing against a non-Latin alphabet (its measured
         # share is lowered by the English and markup around the visible texts)
-        share_term = list(_non_latin_merge()(share_term + [0.0] * len(share_term)))
+        share_term = list(_non_latin_merge()(share_term + [0.0] * len(_non_latin_index())))
     elif line_letters is not None and line_letters < ascii_letters:
         # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
         # text (an English quote, markup): only those on the text's own lines count (D32)
-        share_term = list(_non_latin_merge()(share_term + _beta_binomials(high, line_letters)))
+        share_term = list(_non_latin_merge()(share_term + _non_latin_binomials(high, line_letters)))
     if words and ASCII_WEIGHT and ascii_letters > high:
         # the ASCII letters say which language the text is in, where few high bytes cannot
         # (only where they are most of its letters: a Latin-script text; the languages of other
