@@ -159,14 +159,16 @@ def _single(label: str, confidence: int = 100) -> Detection:
     return Detection(label, confidence, (Candidate(label, 100),))
 
 
-def _sample(data: bytes, limit: int) -> bytes:
+def _sample(data: bytes, limit: int, start: int = -1) -> bytes:
     """Return up to ``limit`` bytes starting shortly before the first byte >= 0x80.
 
     The start is a multiple of 4 (UTF-16/32 alignment) at most 64 bytes before the first
     non-ASCII byte: everything earlier is ASCII, identical in every ASCII-compatible reading.
-    The end is cut after a line feed (or space) in the second half of the window.
+    The end is cut after a line feed (or space) in the second half of the window. ``start``:
+    :func:`_sample_start` of ``data`` when the caller has it (-1: not).
     """
-    start = _sample_start(data)
+    if start < 0:
+        start = _sample_start(data)
     if start:
         data = data[start:]
     if len(data) <= limit:
@@ -780,7 +782,8 @@ def detect(data: bytes | bytearray | memoryview) -> Detection:
             return _single(declared, DECLARED_CONFIDENCE)
         # (the sample starts at a character boundary before the first error: its own strict
         # decode fails at the same byte)
-        return _rank(data, _sample(data, SAMPLE_BYTES), utf8_error=exc.start - _sample_start(data))
+        start = _sample_start(data)
+        return _rank(data, _sample(data, SAMPLE_BYTES, start), utf8_error=exc.start - start)
     if data.isascii():  # NULs but no shape: ASCII control data
         return _seven_bit(data)
     return _utf8(data)
@@ -823,6 +826,8 @@ def _declared(data: bytes) -> str | None:
     knows, not UTF-16/32 (the WHATWG prescan ignores those in 8-bit bytes), and all of
     ``data`` decodes with it with zero errors.
     """
+    if data.find(b"<", 0, DECLARATION_BYTES) < 0:
+        return None  # (every declaration starts with "<": one search in C)
     m = _DECLARATION.search(data, 0, DECLARATION_BYTES)
     if m is None:
         return None
