@@ -50,8 +50,13 @@ the single-byte model sums all pages and languages on packed integers
 (:mod:`onemail.detect._langmodel`); an isolated high byte (:func:`_isolated_high`) proves the
 double-byte rows fail without decoding; the single-byte rows are counted from the bytes
 (:func:`onemail.detect._scoring.classify_single_byte`); outside the UTF-8 rule a double-byte
-row stops at its frequency bound unless it is among the two best (D16). bench/detect.py
-times it against chardet in the same run and prints the ratios.
+row stops at its frequency bound unless it is among the two best (D16), and keeps the text
+that settling classifies if it is; a row left to classify carries an upper bound and waits
+while that bound is below the second best score (:func:`_undefer`); a strict decode proven to
+fail (an isolated high byte, the UTF-8 rule's own failure, a C decode tried in :func:`_rank`)
+gives its row the error bound without a call. bench/detect.py times it against chardet in the
+same run and prints the ratios; bench/detect_same.py compares every answer with an earlier
+commit's.
 """
 
 from __future__ import annotations
@@ -561,7 +566,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
                 first, second = row[0], first
             elif row[0] > second:
                 second = row[0]
-        waiting.sort(key=_row_order)
+        waiting.sort(key=lambda row: (-row[0], row[1]))  # (as _row_order)
         for bound, order, label, pending in waiting:
             if bound < second:
                 rows.append((bound, order, label, False))
