@@ -268,3 +268,18 @@ def test_body_text_is_escaped_on_a_terminal_and_a_pipe(tmp_path, capsys, monkeyp
     out = capsys.readouterr().out
     assert "\nline 1\n\\x1b]52;c;SGk=\\x07line 2\\rover\n" in out
     _no_raw_controls(out)
+
+
+def test_read_shows_a_plain_rtf_body_as_its_text_and_json_keeps_the_rtf(capsys):
+    """``read`` printed an Outlook RTF body as its first twelve lines of RTF source; it now
+    prints the text made from it (export's ``body_text``), the RTF itself with ``--json``."""
+    path = CORPUS / "mail" / "hiraoka-msgreader" / "test__A_memo.msg"
+    assert main(["read", str(path)]) == 0
+    out = capsys.readouterr().out
+    rtf_part = out[out.index("[body.rtf  text/rtf"):]
+    assert rtf_part.split("\n")[1:3] == [
+        "A memo.", "(text made from the RTF, as export's body_text; the RTF itself: --json)"]
+    assert "\\rtf1" not in out
+    assert main(["read", "--json", str(path)]) == 0
+    (rtf,) = [p for p in json.loads(capsys.readouterr().out)["parts"] if p.get("is_rtf")]
+    assert rtf["text"].startswith("{\\rtf1\\ansi\\ansicpg932")

@@ -700,19 +700,3 @@ def test_d65_clean_chinese_and_japanese_stay():
     for clean in ("我们明天去北京开会", "我們明天去台北開會", "楷笙襞", "侐 諒褶", "嬝碩", "東京都千代田区の会議",
                   "なしアるす年が", "けを街もいかる", "恲傑", "臺灣大學"):
         assert repair(clean) == Repair(clean, ()), clean
-
-
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): one UTF-8 run of windows-1257 at a word's "
-                   "start is no evidence (D9 asks two); generated utf-8>windows-1257 short 75 % (bench/repair.py), "
-                   "85 % (seed 2026, 60 cases)")
-def test_limit_one_windows_1257_run():
-    mojibake = "Rm iki nc te ünla".encode().decode("cp1257")
-    assert repair(mojibake).text == "Rm iki nc te ünla"
-
-
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): ISO-8859-2 and windows-1250 read the "
-                   "same UTF-8 run into different letters and windows-1250 comes first; generated "
-                   "utf-8>iso-8859-2 90 / 95 % (bench/repair.py), 85 / 98 % (seed 2026)")
-def test_limit_iso_8859_2_against_windows_1250():
-    mojibake = "Yadoun on stabalo cestá manta".encode().decode("iso8859_2")
-    assert repair(mojibake).text == "Yadoun on stabalo cestá manta"

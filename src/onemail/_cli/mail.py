@@ -60,7 +60,6 @@ if TYPE_CHECKING:
 Line = dict[str, Any]
 """One line of ``scan --json`` (a message, a skip or the summary), as a JSON object."""
 
-RTF_LINES = 12  # lines of a plain RTF body that ``read`` prints
 TEXT_CHARS = 20_000  # characters of a text part that ``read`` prints (``--full``: all)
 LIST_LIMIT = 50  # places named per reason or issue kind in the human summary (JSON: all)
 
@@ -240,20 +239,20 @@ def _print_message(msg: Message, indent: str, *, full: bool = False) -> None:
 
 
 def _part_text(p: Part, full: bool) -> str:
-    """A text part as printed: plain RTF to its first lines, long text cut with a note,
+    """A text part as printed: plain RTF as the text made from it, long text cut with a note,
     escaped (line ends and tabs kept) wherever it goes: ``read`` prints a human view, like the
     headers beside it, and a pipe into ``less -R`` or a log read later with ``cat`` is a terminal
     too (exact text: ``--json`` or ``onemail export``)."""
     text = (p.text or "").replace("\r\n", "\n")
     note = ""
-    if p.is_rtf:  # plain RTF: the first lines only (all of it with --json)
-        lines = text.split("\n")
-        if len(lines) > RTF_LINES and not full:
-            text = "\n".join(lines[:RTF_LINES]) + "\n"
-            note = f"... ({len(lines) - RTF_LINES} more RTF lines; --full or --json for all)\n"
-    elif len(text) > TEXT_CHARS and not full:
+    if p.is_rtf:  # plain RTF: the text a reader shows (export's body_text); the source: --json
+        from ..message.records import rtf_body_text
+
+        text = rtf_body_text(p.data)
+        note = "(text made from the RTF, as export's body_text; the RTF itself: --json)\n"
+    if len(text) > TEXT_CHARS and not full:
         cut = text.rfind("\n", 0, TEXT_CHARS) + 1 or TEXT_CHARS
-        note = f"... ({len(text) - cut} more characters; --full or --json for all)\n"
+        note = f"... ({len(text) - cut} more characters; --full or --json for all)\n" + note
         text = text[:cut]
     text = escape_for_terminal(text, keep_lines=True)
     if not text.endswith("\n"):
@@ -483,7 +482,6 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     """Shards on the pool; their chunks are held back per shard and let out in plan order."""
     import functools
 
-    from ..message.shards import shards
     from . import _pool
 
     summary = Summary(listing=listing)
@@ -494,7 +492,7 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     next_out = 0
 
     def plan() -> Iterator[Shard]:
-        for shard in shards(paths, target_bytes=_pool.shard_bytes(paths, jobs)):
+        for shard in _pool.plan(paths, jobs):
             numbers[shard] = len(numbers)
             held[numbers[shard]] = []
             files.update((t.path, t.member) for t in shard.tasks)

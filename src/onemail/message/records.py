@@ -173,7 +173,7 @@ def _record(msg: Message, src: dict[str, Any], rid: str, part: str | None, paren
 
         body_text, body_from = html_to_text(html.text or ""), "text/html"
     elif rtf is not None:
-        body_text, body_from = _rtf_text(rtf.data), "text/rtf"
+        body_text, body_from = rtf_body_text(rtf.data), "text/rtf"
     nested_places = []
     attachments = []
     parts = _attachments(msg)
@@ -248,7 +248,15 @@ def _default_name(part: Part) -> str:
     return f"part-{part.path}{ext}"
 
 
-def _rtf_text(data: bytes) -> str:
+def rtf_body_text(data: bytes) -> str:
+    """The text of a plain RTF body as a record's ``body_text`` gives it (and ``read`` shows it).
+
+    :param data: the RTF, raw bytes (decompressed), e.g. :attr:`Part.data` of a part with
+        ``is_rtf`` or a ``text/rtf`` part.
+    :returns: :func:`onemail.rtf.rtf_to_text`'s text, code pages of ``\\fcharset`` and
+        ``\\ansicpg`` decoded as for Outlook (:func:`onemail.message.mapi.code_page_decoder`),
+        with LF line ends and no empty lines at either end. Never raises on bad RTF.
+    """
     from ..rtf import DeencapsulationOptions, rtf_to_text
     from .mapi import code_page_decoder
 
