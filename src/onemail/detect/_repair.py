@@ -90,7 +90,9 @@ import codecs
 import math
 import re
 import struct
+import sys
 import unicodedata
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -1502,7 +1504,9 @@ CHINESE_MIN = 2
 #: the text as it stands (odds of e^7, about 1 100 to 1, D65).
 CHINESE_ODDS_NATS = 7.0
 _CHINESE_PAGES = ("gbk", "big5")
+_OTHER_CHINESE = {"gbk": ("big5",), "big5": ("gbk",)}
 _CHINESE_NATS: list[dict[str, float]] = []
+_CHINESE_BY_CODE: list[list[float]] = []
 
 
 def _chinese_nats() -> list[dict[str, float]]:
@@ -1529,16 +1533,42 @@ def _chinese_nats() -> list[dict[str, float]]:
     return _CHINESE_NATS
 
 
-_ASCII_RUNS = re.compile("[\x00-\x7f]+")
+def _chinese_by_code() -> list[list[float]]:
+    """:func:`_chinese_nats` as lists indexed by UTF-16 code unit (ASCII 0, a unit the model
+    lacks the unseen value): summed in C over a text's code units."""
+    if not _CHINESE_BY_CODE:
+        built = []
+        for nats in _chinese_nats():
+            table = [nats[""]] * 0x10000
+            table[:0x80] = [0.0] * 0x80
+            for ch, value in nats.items():
+                if ch:
+                    table[ord(ch)] = value
+            built.append(table)
+        _CHINESE_BY_CODE.extend(built)  # one step: no thread sees part of it
+    return _CHINESE_BY_CODE
+
+
+_UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # (array's order)
 
 
 def _chinese_log_ratio(text: str, language: int = 0) -> tuple[float, int]:
     """The sum over the non-ASCII characters of ``text`` of ``log(P / P_random)`` as Chinese
-    (``language`` 0) or Japanese (1) (:func:`_chinese_nats`), in nats, and their number (D65)."""
-    nats = _chinese_nats()[language]
-    high = _ASCII_RUNS.sub("", text)
-    # (looked up in C: map over the characters, the unseen value as the default of each)
-    return sum(map(nats.get, high, repeat(nats[""], len(high)))), len(high)
+    (``language`` 0) or Japanese (1) (:func:`_chinese_nats`), in nats, and their number (D65)
+    (a character beyond U+FFFF counts as two unseen ones)."""
+    look_up = _chinese_by_code()[language].__getitem__
+    total = 0.0
+    high = 0
+    # (in pieces: each piece's copies, not the whole text's; a piece may end inside a surrogate
+    # pair, whose two units count alike either way)
+    for start in range(0, len(text), _CHINESE_PIECE):
+        piece = text[start:start + _CHINESE_PIECE]
+        total += sum(map(look_up, array("H", piece.encode(_UTF16, "surrogatepass"))))
+        high += len(piece) - len(piece.encode("ascii", "ignore"))
+    return total, high
+
+
+_CHINESE_PIECE = 1 << 14
 
 
 def _may_be_chinese_reading(text: str) -> bool:
@@ -1945,8 +1975,8 @@ def repair_possible(text: str) -> bool:
             extra = ("euc-kr",)  # (Korean read as Shift_JIS: half-width katakana, D52)
         elif wrong == "euc-kr":  # (Hangul that is no Korean may be Chinese read as EUC-KR, D51)
             extra = ("gbk", "big5") if len(rights) == 1 and _not_korean(text) else ()
-        if chinese and wrong in _CHINESE_PAGES:
-            extra += tuple(p for p in _CHINESE_PAGES if p != wrong)
+        if chinese and wrong in _OTHER_CHINESE:
+            extra += _OTHER_CHINESE[wrong]
         for right in rights + extra:
             if right == wrong:
                 continue
