@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onemail.detect import Repair, apply_steps, detect, render_chain, repair
-from onemail.detect._repair import MAX_ROUNDS, PAIRS, _chinese_log_ratio, _vetoed
+from onemail.detect._repair import MAX_ROUNDS, PAIRS, _chinese_log_ratio, _score, _vetoed
 
 
 def test_repairs_utf8_read_as_windows_1252():
@@ -692,6 +692,22 @@ def test_d65_gbk_read_as_big5_comes_back():
                    "lines of the visible detect corpora read as GBK come back")
 def test_limit_big5_read_as_gbk_as_kana():
     assert repair("中華民國".encode("big5").decode("gbk")).text == "中華民國"
+
+
+def test_d67_ideographs_that_are_no_chinese_earn_no_frequency():
+    """D67: UTF-8 read as GBK gives common ideographs no Chinese or Japanese text would hold
+    (``谞讘讬诐讗`` for Hebrew ``נביםא``): they earn no frequency points, so the UTF-8 reading
+    passes the margin even for a language the letter model does not know (bench/repair.py's
+    cross-validation leaves Greek and Hebrew out: utf-8>gbk 90 / 85 -> 100 / 100 %)."""
+    for text in ("Kvalita služeb na nejvyšší úrovni.", "נביםא ביםנרצני. תמ",
+                 "Ιακόμουνδ, εμέλ, ιςεθν οιν αρεςτηρ τα"):
+        mojibake = text.encode("utf-8").decode("gbk")
+        assert _score(mojibake)[2].common == 0, mojibake
+        assert repair(mojibake) == Repair(text, (("gbk", "utf-8"),)), mojibake
+    # Chinese and Japanese keep their points; fewer than four characters are no evidence
+    for clean, common in (("我们明天去北京开会", 9), ("東京都千代田区の会議", 9), ("凱恩｜", 2)):
+        assert _score(clean)[2].common == common, clean
+    assert repair('<span style="color: red;">凱恩｜</span>').steps == ()
 
 
 def test_d65_clean_chinese_and_japanese_stay():

@@ -48,7 +48,8 @@ characters are on average under 1 nat likelier than random ones as Chinese and a
 may be read through the other Chinese page, and the reading is taken when it is at least 7 nats
 (odds of about 1 100 to 1) likelier as Chinese than the text is as either (those odds stand in
 for the score margin). Any CJK page's reading as GBK or Big5 must be likelier as Chinese than
-random characters (D66).
+random characters (D66), and ideographs that are no likelier than random characters as
+Chinese or Japanese earn no frequency points in the repair score (D67).
 
 **The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
@@ -466,6 +467,8 @@ def _score(text: str) -> tuple[float, str, Counts]:
     c = classify(text)
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
+    if c.common and not c.hangul and _no_chinese(text):
+        c.common = 0  # (ideographs that are no Chinese nor Japanese earn no frequency points, D67)
     # (letters inside an ASCII word are no language's evidence, D49)
     s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text) - _glued_letters(text))
                      if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
@@ -1578,6 +1581,18 @@ def _may_be_chinese_reading(text: str) -> bool:
     for language in (0, 1):
         nats, n = _chinese_log_ratio(text, language)
         if n < CHINESE_MIN or nats >= CHINESE_NATS * n:
+            return False
+    return True
+
+
+def _no_chinese(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are no likelier than random characters of
+    GBK and Big5, as Chinese and as Japanese (D67): a reading of other bytes, whose ideographs
+    earn no frequency points; at least ``KOREAN_MIN`` non-ASCII characters, as D51 asks of
+    Hangul."""
+    for language in (0, 1):
+        nats, n = _chinese_log_ratio(text, language)
+        if n < KOREAN_MIN or nats > 0:
             return False
     return True
 
