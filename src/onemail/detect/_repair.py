@@ -396,9 +396,10 @@ def rare_chars(text: str) -> int:
         # model's sources lack (Tajik "ҳ ӯ", Uzbek, Bashkir): none is rare (the Supplement's
         # letters, U+0500.., are: "ԥ" is GBK's 0xD4 0xA5 read as UTF-8)
         chars += [chr(cp) for cp in range(0x400, 0x500) if chr(cp).isalpha()]
-        # so is every letter of the Greek, Hebrew, Arabic and Thai blocks (D73: the model knows
-        # one language of each script, or a few; their marks and points stay rare)
-        chars += [chr(cp) for lo, hi in ((0x370, 0x400), (0x5D0, 0x5F0), (0x620, 0x700), (0xE01, 0xE50))
+        # so is every letter of the modern Greek, Hebrew, Arabic and Thai alphabets (D74: the
+        # model knows one language of each script, or a few; their marks and points, and the
+        # archaic and Coptic letters of the Greek block, stay rare)
+        chars += [chr(cp) for lo, hi in ((0x386, 0x3D0), (0x5D0, 0x5EB), (0x621, 0x64B), (0xE01, 0xE4F))
                   for cp in range(lo, hi) if chr(cp).isalpha()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
     return _count(_RARE, text) + _count(_STRAY, text)
