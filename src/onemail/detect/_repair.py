@@ -627,6 +627,12 @@ def _only_lone_signs(text: str) -> bool:
 
 
 def _consistent(text: str) -> bool:
+    """True when the letters of ``text`` are one language's (:func:`_one_language`) or have the
+    shape of a Western word's accents (:func:`_western_letters`, D79)."""
+    return _one_language(text) or _western_letters(text)
+
+
+def _one_language(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
     letters mostly common in one language. A sign of every language between ASCII
     characters (:func:`_lone_sign_re`: ``’ “ – …``) is no language's and not counted (D44:
@@ -653,7 +659,13 @@ def _consistent(text: str) -> bool:
 
 
 def _consistent_bytes(data: bytes, page: str) -> bool:
-    """:func:`_consistent` of ``data`` decoded (without error) by ``page``, a page of one
+    """:func:`_consistent` of ``data`` decoded (without error) by ``page``, counted on the
+    bytes."""
+    return _one_language_bytes(data, page) or _western_letter_bytes(data, page)
+
+
+def _one_language_bytes(data: bytes, page: str) -> bool:
+    """:func:`_one_language` of ``data`` decoded (without error) by ``page``, a page of one
     non-ASCII character per high byte: the same counts taken on the bytes (``bytes.translate``
     and a ``Counter`` of the letter bytes), where the text would be walked character by
     character."""
@@ -674,6 +686,64 @@ def _consistent_bytes(data: bytes, page: str) -> bool:
     for b, n in Counter(letter_bytes).items():
         letters[cast(str, keys_of[b])] += n  # (a letter byte: its key is set)
     return _best_language(letters) >= CONSISTENT * total
+
+
+def _western_letters(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are small Latin letters (U+00DF..U+017F)
+    and punctuation every language uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an ASCII
+    letter beside it, no sign right before a letter (D79): the shape of a Western word's accents (``osiónibl``, ``sseiße``,
+    ``Dostãos``, ``“Ilitersér”…``), which a CJK page's text read as windows-1252 does not have:
+    each of its characters is two bytes, mostly both high (``ÔÚ``, ``¿Ý``: capitals and signs),
+    and its letters stand between other high bytes (Shift_JIS ``日本`` is ``“ú–{``). Decides
+    when no single language of the model has the letters (a language it lacks, or one left out:
+    ``ñ`` with ``á`` is Spanish only)."""
+    lower, alone, sign, sign_before = _western_letter_res()
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    letters = _count(lower, text)
+    return (bool(letters) and letters + _count(sign, text) == n_high and alone.search(text) is None
+            and sign_before.search(text) is None)
+
+
+def _western_letter_bytes(data: bytes, page: str) -> bool:
+    """:func:`_western_letters` of ``data`` read by ``page`` (one character per byte), counted
+    on the bytes."""
+    found = _western_bytes.get(page)
+    if found is None:
+        lower, _, sign, _ = _western_letter_res()
+        chars = [(b, _decode(bytes((b,)), page) or "") for b in range(0x80, 0x100)]
+        good = b"".join(re.escape(bytes((b,))) for b, c in chars if c and lower.fullmatch(c))
+        signs = b"".join(re.escape(bytes((b,))) for b, c in chars if c and sign.fullmatch(c))
+        found = _western_bytes[page] = (
+            re.compile(b"[" + good + b"]"), re.compile(rb"(?<![A-Za-z])[" + good + rb"]+(?![A-Za-z])"),
+            re.compile(b"[" + signs + b"]") if signs else None,
+            re.compile(b"[" + signs + b"](?=[" + good + b"])") if signs else None)
+    n_high = len(data.translate(None, _ASCII_BYTES))
+    letters = _count(found[0], data)
+    n_signs = _count(found[2], data) if found[2] is not None else 0
+    return (bool(letters) and letters + n_signs == n_high and found[1].search(data) is None
+            and (found[3] is None or found[3].search(data) is None))
+
+
+#: The punctuation of Latin-1 and General Punctuation (the signs of every language D79 allows:
+#: quotes, dashes, the ellipsis; not ``° © ® € ™``).
+_ALL_BMP_PUNCT = "".join(chr(cp) for cp in (*range(0xA0, 0x100), *range(0x2000, 0x2070))
+                         if unicodedata.category(chr(cp))[0] == "P")
+_western_bytes: dict[str, tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes] | None,
+                                re.Pattern[bytes] | None]] = {}
+_WESTERN_LETTERS: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = []
+
+
+def _western_letter_res() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The patterns of :func:`_western_letters`: a small Latin letter of U+00DF..U+017F, a run
+    of them with no ASCII letter on either side, a sign of every language, and such a sign
+    right before such a letter (``‚â`` is Shift_JIS ``や``, D44: a sign closes a word's
+    accents, ``ér”…``, it does not open them)."""
+    if not _WESTERN_LETTERS:
+        body = "".join(re.escape(chr(cp)) for cp in range(0xDF, 0x180) if chr(cp).isalpha() and chr(cp).islower())
+        sign = "[" + "".join(re.escape(ch) for ch in re.findall(f"[{_every_language_signs()}]", _ALL_BMP_PUNCT)) + "]"
+        _WESTERN_LETTERS.append((re.compile(f"[{body}]"), re.compile(f"(?<![A-Za-z])[{body}]+(?![A-Za-z])"),
+                                 re.compile(sign), re.compile(f"{sign}(?=[{body}])")))
+    return _WESTERN_LETTERS[0]
 
 
 def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None], re.Pattern[bytes] | None]:
@@ -1703,7 +1773,7 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     text, cannot tell them apart. Only readings within ``MARGIN`` of the best score compete;
     the fit is :func:`onemail.detect._langmodel.page_log_likelihood` of the bytes read by
     ``right``; ties keep the pair order."""
-    from ._langmodel import page_log_likelihood
+    from ._langmodel import MIX_NATS, page_log_likelihood
 
     top = best[0][2]
     competing = [row for row in western if row[0] >= top - MARGIN]
@@ -1717,11 +1787,21 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
         if fit is None:
             data = _encode(current, wrong)
             fit = page_log_likelihood(data, right) if data is not None else -math.inf
+            if data is not None:
+                # an ASCII sign between two letters is no word's (D78)
+                fit -= MIX_NATS * _count(_ASCII_SIGN_IN_WORD, data)
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
             chosen, chosen_fit = (best[0], wrong, right, how), fit
     return chosen if chosen is not None else best
+
+
+#: An ASCII sign between two letters (bytes of a single-byte page; a letter: an ASCII one or a
+#: high byte): ``Nemù}s``, ``ä`echiles``, where another CJK page reads ``Nemüss``,
+#: ``èsechiles`` (D78). Not the apostrophe, hyphen, full stop, comma, colon, slash, ampersand,
+#: question and exclamation marks that do stand between letters (``don't``, ``e.g``).
+_ASCII_SIGN_IN_WORD = re.compile(rb"(?<=[A-Za-z\x80-\xff])[\"#$%()*+;<=>@\[\\\]^_`{|}~](?=[A-Za-z\x80-\xff])")
 
 
 def _step_text(text: str, wrong: str, right: str, how: str) -> str:
