@@ -91,13 +91,20 @@ _CYRILLIC = {"windows-1251": 2, "iso-8859-5": 1, "ibm866": 1, "x-mac-cyrillic": 
 #: page of each locale (Microsoft's NLS tables), the scope clauses of ISO/IEC 8859 parts 1-16,
 #: RFC 1489 (KOI8-R) and RFC 2319 (KOI8-U). A page a language is not listed in costs
 #: ``UNLISTED_NATS`` (onemail.detect._langmodel).
+#: (Languages whose letters a DOS or Mac page lacks had their own: Icelandic and Faroese Mac
+#: Icelandic and code page 861, Danish and Norwegian 865, Portuguese 860; those pages are not
+#: theirs. Welsh was written without ŵ and ŷ in the Western pages: a listed page is a
+#: language's even where it lacks some of its letters.)
+_NOT_437 = {page: n for page, n in _WESTERN.items() if page != "ibm437"}
+_NOT_437_MAC = {page: n for page, n in _NOT_437.items() if page != "macintosh"}
 PAGES = {
-    **{lang: _WESTERN for lang in ("afrikaans", "basque", "catalan", "danish", "dutch", "english",
-                                   "finnish", "french", "german", "icelandic", "indonesian",
-                                   "irish", "italian", "malay", "norwegian", "portuguese",
+    **{lang: _WESTERN for lang in ("afrikaans", "basque", "catalan", "dutch", "english",
+                                   "finnish", "french", "german", "indonesian",
+                                   "irish", "italian", "malay",
                                    "somali", "spanish", "swahili", "swedish", "tagalog")},
+    **{lang: _NOT_437 for lang in ("danish", "norwegian", "portuguese")},
     "welsh": {**_WESTERN, "iso-8859-14": 2},
-    "icelandic": {**_WESTERN, "iso-8859-10": 1},
+    "icelandic": {**_NOT_437_MAC, "iso-8859-10": 1},
     "albanian": {"windows-1250": 2, "iso-8859-2": 1, **_LATIN10, "windows-1252": 1,
                  "iso-8859-1": 1},
     **{lang: _CENTRAL for lang in ("bosnian", "czech", "slovak")},
@@ -122,6 +129,44 @@ PAGES = {
     "urdu": {"windows-1256": 2},
     "thai": {"windows-874": 2},
     "vietnamese": {"windows-1258": 2},
+    # languages of EXEMPLARS (no n-gram profile): the pages of the ISO/IEC 8859 parts whose scope
+    # names them, with the Windows and DOS pages of Western Europe for the Latin-1 ones
+    "maltese": {"iso-8859-3": 2},
+    "breton": {**_WESTERN, "iso-8859-14": 1},
+    "gaelic": {**_WESTERN, "iso-8859-14": 2},
+    "manx": {**_WESTERN, "iso-8859-14": 1},
+    "faroese": {**_NOT_437_MAC, "iso-8859-10": 1},
+    "galician": _WESTERN,
+    "luxembourgish": _WESTERN,
+    "occitan": _WESTERN,
+    "romansh": _WESTERN,
+    "frisian": _WESTERN,
+    "kalaallisut": {**_NOT_437, "iso-8859-4": 1, "iso-8859-10": 1},
+    "sami": {"iso-8859-4": 1, "iso-8859-10": 2},
+}
+
+#: Languages written in a single-byte page of :data:`PAGES` that neither package profiles (the
+#: languages the scope clauses of ISO/IEC 8859 parts 1, 3, 4, 10 and 14 name, lingua's and
+#: langdetect's left out): their non-ASCII letters, lower case, from the main exemplar set
+#: (``exemplarCharacters``) of Unicode CLDR (``cldr-json``, ``cldr-misc-full/main/<code>/
+#: characters.json``; Unicode License v3), a fact of each orthography, with no frequencies (D60).
+#: The model gives each letter an even share and the language the median non-ASCII share of
+#: the profiled Latin-script languages (:func:`train`): such a language explains a text whose
+#: letters no profiled language has together (Maltese ``ħ ġ ċ ż`` with ``à``, Breton ``ñ`` with
+#: ``ù``) and loses to a profiled one wherever that one fits.
+EXEMPLARS = {
+    "mt": ("maltese", "àċèġħìòùż"),
+    "br": ("breton", "êñù"),
+    "gd": ("gaelic", "àèìòù"),
+    "gv": ("manx", "ç"),
+    "fo": ("faroese", "áæðíóøúý"),
+    "gl": ("galician", "áéíïñóúü"),
+    "lb": ("luxembourgish", "äéë"),
+    "oc": ("occitan", "àáçèéíïòóúü"),
+    "rm": ("romansh", "àèéìòù"),
+    "fy": ("frisian", "àáâäèéêëíïóôöúûüý"),
+    "kl": ("kalaallisut", "åæø"),
+    "se": ("sami", "áčđŋšŧž"),
 }
 
 #: Typographic signs any language's text uses (neither source counts punctuation): the quotes
@@ -363,7 +408,41 @@ def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
         kept = [(ch, n) for ch, n in kept if n >= MIN_PER_100K]
         model[LANGUAGES[code]] = (min(1000, round(share * 1000)), "".join(ch for ch, _ in kept),
                                   tuple(n for _, n in kept))
-    return model
+    # the languages without a profile (EXEMPLARS): even letter shares, the median share of the
+    # profiled Latin-script languages that a page writes
+    latin = [LANGUAGES[code] for code in LANGUAGES if code not in non_latin and LANGUAGES[code] in PAGES]
+    share = statistics.median(model[name][0] / 1000 for name in latin)
+    # a language known by its letters alone is no surer of one of them than a profiled
+    # language is of its own: the mass is shared as if it had at least their median number
+    # of common letters (Manx ``ç`` alone is not a certain letter)
+    spread = statistics.median(len(_common[name]) for name in latin)
+    for _code, (name, letters) in EXEMPLARS.items():
+        signs = SIGNS_PER_LETTER / (share + SIGNS_PER_LETTER)
+        freq = dict.fromkeys(letters, (1 - signs) / max(len(letters), spread))
+        for ch in TYPOGRAPHIC:
+            freq[ch] = freq.get(ch, 0.0) + signs / len(TYPOGRAPHIC)
+        kept = sorted(((ch, int(p * 100000)) for ch, p in freq.items()), key=lambda cp: (-cp[1], cp[0]))
+        _common[name] = "".join(sorted(letters))
+        model[name] = (round(share * 1000), "".join(ch for ch, _ in kept), tuple(n for _, n in kept))
+    return dict(sorted(model.items()))
+
+
+def ascii_letters() -> dict[str, tuple[int, ...]]:
+    """Return ``{language: frequency of each ASCII letter a..z per 100 000 of its ASCII
+    letters}`` from lingua's letter frequencies (D61), for the Latin-script languages some page of
+    :data:`PAGES` writes (lingua keeps no ASCII letter of the other scripts; the languages of
+    :data:`EXEMPLARS` have no frequencies: the model gives them all languages' letters)."""
+    out = {}
+    for code in sorted(LANGUAGES, key=LANGUAGES.get):
+        if LANGUAGES[code] not in PAGES:
+            continue
+        uni = lingua(code, "unigrams")
+        counts = [float(uni.get(chr(c), 0)) for c in range(0x61, 0x7B)]
+        total = sum(counts)
+        if total < 0.5 * sum(float(p) for ch, p in uni.items() if ch.isalpha()):
+            continue  # (a non-Latin alphabet: its ASCII letters are foreign names)
+        out[LANGUAGES[code]] = tuple(round(100000 * n / total) for n in counts)
+    return out
 
 
 #: The common Hangul syllables are the most frequent ones of langdetect's Korean profile that
@@ -427,7 +506,7 @@ def page_languages() -> dict[str, dict[str, int]]:
     from onemail.detect._langmodel import SINGLE_BYTE
 
     unknown = {page for pages in PAGES.values() for page in pages} - set(SINGLE_BYTE)
-    if unknown or set(PAGES) - set(LANGUAGES.values()):
+    if unknown or set(PAGES) - set(LANGUAGES.values()) - {name for name, _ in EXEMPLARS.values()}:
         raise SystemExit(f"train_detect: PAGES names unknown pages or languages: {sorted(unknown)}")
     out: dict[str, dict[str, int]] = {}
     for page in SINGLE_BYTE:
@@ -502,7 +581,8 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context, korean:
         f"# GENERATED by scripts/train_detect.py from the n-gram data of {versions} (both",
         f"# Apache-2.0; {len(_read)} files, sha256 {h.hexdigest()[:16]}) and the facts in the script. DO NOT EDIT - regenerate.",
         "# lingua's frequencies were counted by its author from the Leipzig Wortschatz corpora, langdetect's from",
-        "# Wikipedia; frequencies only, no text. Neither corpus under ../shared/corpus was read.",
+        "# Wikipedia; frequencies only, no text. The letters of the languages neither profiles are the main exemplar",
+        "# characters of Unicode CLDR (Unicode License v3), written in the script. Neither corpus under ../shared/corpus was read.",
         '"""Generated language model; see the header and scripts/train_detect.py."""',
         "",
         f"MIN_PER_100K = {MIN_PER_100K}",
@@ -547,6 +627,12 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context, korean:
     lines.extend(f"    {', '.join(map(str, counts[i:i + 16]))}," for i in range(0, len(counts), 16))
     lines.append("))")
     lines.append(f"KOREAN_HANJA_COUNT = {hanja}")
+    lines.append("")
+    lines.append("# Per language, the frequency of each ASCII letter a..z per 100 000 of its ASCII letters (lingua).")
+    lines.append("ASCII_LETTERS = {")
+    for lang, counts in ascii_letters().items():
+        lines.append(f"    {lang!r}: {counts!r},")
+    lines.append("}")
     lines.append("")
     lines.append("# The single-byte pages each language is written in (2: its own page, 1: another that was used).")
     lines.append("PAGE_LANGUAGES = {")

@@ -68,9 +68,12 @@ def test_contexts_table_shape():
 
 def test_high_byte_counts_carries_the_window():
     counts, letters, context = langmodel.high_byte_counts("Grüße aus Köln".encode("cp1252"))
-    # the window starts one byte before the first high byte; then the line-local ASCII letters
-    assert len(context) == 9 and context[7] == "rüße aus Köln".encode("cp1252")
+    # the window starts one byte before the first high byte; then the line-local ASCII letters,
+    # then the bytes whose ASCII letters weigh the languages (ASCII_BYTES around the first high
+    # byte, on the lines that hold one: here all of them)
+    assert len(context) == 10 and context[7] == "rüße aus Köln".encode("cp1252")
     assert context[8] == letters == 9
+    assert context[9] == "Grüße aus Köln".encode("cp1252")
     assert dict(counts) == {0xFC: 1, 0xDF: 1, 0xF6: 1}
     # a three-item context (no window) is still accepted: no neighbours
     assert langmodel.rank_single_byte(counts, letters, context[:3])[0][1] == "windows-1252"
@@ -199,3 +202,58 @@ def test_single_byte_counts_equal_the_classified_text():
             assert all(getattr(got, f) == getattr(want, f) for f in Counts.__slots__), (label, data)
     # pure ASCII is counted as classify counts it (apart), through the decoded text
     assert classify_single_byte(b"plain", langmodel.table("windows-1252")).latin == classify("plain").latin
+
+
+def test_languages_without_a_profile_read_by_their_cldr_letters():
+    """D60: Maltese and Breton have no lingua or langdetect profile; their letters (Unicode
+    CLDR's exemplar sets) make the page that spells them all in one language win: Maltese
+    ISO-8859-3 was read as Polish ISO-8859-2 (``ħ`` as ``ą``), Breton windows-1252 as
+    windows-1257 (``ñ ù`` as ``ń ł``)."""
+    maltese = ("Il-Ħadd li għadda ġejna mill-belt u sibna ċ-ċavetta taż-żgħir fil-ġnien, "
+               "imbagħad morna għand il-ħabib tagħna li joqgħod ħdejn il-knisja ta' San Ġorġ.")
+    assert _decodes_right(maltese, "iso8859_3")
+    breton = ("Emañ ar vugale o c'hoari er porzh, hag ar c'hazh a zo kousket war an daol. "
+              "Deuit d'ar gêr bremañ, rak troioù hir a vo d'ober warc'hoazh gant ar re all.")
+    assert _decodes_right(breton, "cp1252")
+    assert _decodes_right(breton, "cp850")
+    assert "maltese" in PAGE_LANGUAGES["iso-8859-3"]
+
+
+def test_ascii_letters_decide_where_two_high_bytes_cannot():
+    """D61: a Welsh text with two high bytes (``ŷ``, ``â``) in ISO-8859-14 was windows-1250
+    (Romanian ``â``); its ASCII letters are Welsh. The same Welsh in windows-1252, whose
+    ``»`` ISO-8859-14 reads as a letter, stays windows-1252 (a page listed for a language is
+    its page even without ``ŵ ŷ``)."""
+    welsh = ("Mae'r pwyllgor yn cyfarfod yn y Tŷ bob dydd Llun, ac fe fydd y cadeirydd yn siarad "
+             "â'r aelodau am y cynllun newydd ar gyfer y dref a'r ardal gyfagos. Bydd croeso "
+             "i bawb sydd eisiau gwybod mwy am y gwaith a wneir gan y cyngor lleol yn ystod y "
+             "flwyddyn nesaf, a gofynnir i'r trigolion ddweud eu barn cyn diwedd y mis.")
+    assert _decodes_right(welsh, "iso8859_14")
+    assert _decodes_right("Cartref » Newyddion » Mae'r cyngor yn fodlon â'r canlyniad a "
+                          "ddaeth gan y pwyllgor ddoe, meddai'r cadeirydd wrth y wasg.", "cp1252")
+
+
+def test_english_quote_lines_do_not_count_as_the_reply_letters():
+    """D61, D32: the ASCII letters that weigh the languages are those of the lines that hold a
+    high byte, not of 30 English quote lines above a Slovak reply."""
+    reply = "Stretnutie bude v pondelok v zasadačke na prízemí."
+    data = b"> Hello, see below.\n" * 30 + reply.encode("cp1250")
+    counts, letters, context = langmodel.high_byte_counts(data)
+    assert context[9] == reply.encode("cp1250")
+
+
+def test_quotation_mark_between_two_letters_costs():
+    """D62: a quotation mark or bracket between two ASCII letters is no word: Portuguese
+    ``AÇOR`` in windows-1252 read as Mac Roman ``A«OR``, in Mac Roman read as windows-1252
+    ``A‚OR``; the apostrophe ``’`` still stands inside words (``l’invitation``)."""
+    for codec in ("cp1252", "mac_roman"):
+        assert _decodes_right("O AÇOR: Outubro de 2011, aproxima-se o fim", codec), codec
+    assert _decodes_right("Merci pour l’invitation, je viendrai à la fête demain.", "cp1252")
+
+
+def test_alike_page_reported_only_when_it_writes_the_language():
+    """D62: Finnish ``60.000€`` in ISO-8859-15 is not reported as ISO-8859-7 (the Greek page,
+    earlier in the list, reads the euro sign alike): the page's languages judge the letters'
+    frequencies after it."""
+    data = "Pikalaina heti tilille 10 - 60.000€ |".encode("iso8859_15")
+    assert detect(data).charset == "iso-8859-15"

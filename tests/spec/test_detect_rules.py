@@ -257,7 +257,7 @@ def test_charsets_reading_alike_do_not_lower_the_confidence():
     assert (d.charset, d.confidence) == ("koi8-r", 99)
     assert "koi8-u" not in [c.charset for c in d.candidates]
     d = detect("café crème".encode("latin-1"))
-    assert (d.charset, d.confidence) == ("windows-1252", 81)
+    assert (d.charset, d.confidence) == ("windows-1252", 94)  # (81 before its ASCII letters counted)
 
 
 def test_latin1_text_detected_as_western():
@@ -337,7 +337,8 @@ def test_language_model_is_small():
     from paths import REPO
 
     tables = REPO / "src" / "onemail" / "detect" / "_tables"
-    assert (tables / "language.py").stat().st_size < 100_000
+    # (issue 17: well under 2 MB; 92 KB before the ASCII letters and the CLDR languages, 104 KB after)
+    assert (tables / "language.py").stat().st_size < 150_000
 
 
 def test_alike_pages_reported_as_the_more_used_one():
