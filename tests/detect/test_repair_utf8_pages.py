@@ -1,4 +1,5 @@
-"""UTF-8 read as the pages of D9 beyond windows-1252 (D70-D75; spec 004 "Repair")."""
+"""UTF-8 read as the pages of D9 beyond windows-1252, and what came with them (D54, D70-D77;
+spec 004 "Repair")."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def test_d72_a_spacing_accent_after_a_letter_is_no_sign() -> None:
     assert repair("Bremer/Mccoy \u2013 Dr\u00c3\u00a5ber").steps == ()  # (windows-1252: ftfy negative)
 
 
-def test_d73_letters_glued_to_the_front_of_an_ascii_word() -> None:
+def test_d54_letters_glued_to_the_front_of_an_ascii_word_too() -> None:
     from onemail.detect._repair import _glued_letters
 
     assert _glued_letters("\u2248\u03a9luva") == 1

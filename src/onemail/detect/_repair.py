@@ -445,7 +445,7 @@ def _glued_letters(text: str) -> int:
 
 
 #: Letters of a non-Latin alphabet right before an ASCII letter, with no ASCII letter or digit
-#: before them (D73, the other side of D54's): ``≈Ωit``, Mac Roman's reading of UTF-8 ``Žit``.
+#: before them (D54, both sides): ``≈Ωit``, Mac Roman's reading of UTF-8 ``Žit``.
 _FRONT_HINT = re.compile(r"[\u0370-\u0e7f][A-Za-z]")
 _GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Za-z])")
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
@@ -770,9 +770,11 @@ _ASCII_BYTES = bytes(range(128))
 
 
 def _east_ok(new: Counts) -> bool:
-    """A CJK reading: two East Asian characters at least, none isolated, a run of two."""
+    """A CJK reading: two East Asian characters at least, a run of two, none isolated against
+    an ASCII letter unless the reading is mostly East Asian (D73, as D11's Latin
+    prose: ``1个SD卡`` in Chinese is ordinary mixing)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
-    return new_east >= 2 and not new.wedged and new_east - new.lone >= 2
+    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and new_east - new.lone >= 2
 
 
 def _western_shape(text: str) -> bool:
