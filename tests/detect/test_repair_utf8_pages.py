@@ -119,3 +119,12 @@ def test_d77_a_euc_kr_reading_writes_hangul() -> None:
     out = repair(original.encode("euc_kr").decode("cp1252"))
     assert out.text == original
     assert out.steps == (("windows-1252", "euc-kr"),)
+
+
+def test_d77_hanja_without_hangul_read_as_utf8() -> None:
+    for original in ("Billy Idol \u043d\u0430 50!", "\u0421\u0431\u043e\u0433\u043e\u043c Destiny's Child"):
+        moji = original.encode("utf-8").decode("euc_kr")
+        assert repair(moji) == Repair(original, (("euc-kr", "utf-8"),))
+    # one ideograph alone reads as one IPA letter or mark: it stays
+    for clean in ("Lask \u53ef cesson uillen ngette", "Idandmien hottlywhi, ine (\u7403) ionse"):
+        assert repair(clean).text == clean

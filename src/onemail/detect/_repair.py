@@ -1037,6 +1037,14 @@ def _in_word(m: re.Match[str], page: str) -> bool:
     return before.isalpha() and (page == "macintosh" or before.islower())
 
 
+def _common_letters_only(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are at least two letters, each common in
+    some language (D77)."""
+    high = [ch for ch in text if not ch.isascii()]
+    fields = _letter_fields()
+    return len(high) >= 2 and all(ch.lower() in fields for ch in high)
+
+
 def _sign_in_word(m: re.Match[str], page: str) -> bool:
     """True when two-character run ``m`` of a page of ``_IN_WORD_LEADS`` puts a sign inside a
     word (D72): a letter (the lead) and a sign (:func:`_is_sign`: math, currency and other
@@ -1684,8 +1692,10 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
-                current, wrong, memo) + MARGIN):
-            continue
+                current, wrong, memo) + MARGIN) and not (
+                wrong == "euc-kr" and right == "utf-8" and counts.han and not counts.hangul and score >= base
+                and _common_letters_only(out)):
+            continue  # (Hanja without Hangul is no Korean: its reading into letters needs no margin, D77)
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
         if _vetoed(group, new_group, right) and not (
