@@ -774,7 +774,8 @@ def _east_ok(new: Counts) -> bool:
     an ASCII letter unless the reading is mostly East Asian (D73, as D11's Latin
     prose: ``1个SD卡`` in Chinese is ordinary mixing)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
-    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and new_east - new.lone >= 2
+    return (new_east >= 2 and (not new.wedged or new.ascii_letters < LATIN_PROSE * (new_east + new.wedged))
+            and new_east + new.wedged - new.lone >= 2)
 
 
 def _western_shape(text: str) -> bool:
