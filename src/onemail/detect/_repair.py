@@ -689,17 +689,19 @@ def _one_language_bytes(data: bytes, page: str) -> bool:
 
 
 def _western_letters(text: str) -> bool:
-    """True when the non-ASCII characters of ``text`` are small Latin letters (U+00DF..U+017F)
-    and punctuation every language uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an ASCII
-    letter beside it, no sign right before a letter (D79): the shape of a Western word's accents (``osiónibl``, ``sseiße``,
-    ``Dostãos``, ``“Ilitersér”…``), which a CJK page's text read as windows-1252 does not have:
-    each of its characters is two bytes, mostly both high (``ÔÚ``, ``¿Ý``: capitals and signs),
-    and its letters stand between other high bytes (Shift_JIS ``日本`` is ``“ú–{``). Decides
+    """True when the non-ASCII characters of ``text`` are Latin letters of U+00C0..U+017F, small
+    ones or a capital that starts a word before a small letter, and punctuation every language
+    uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an
+    ASCII letter beside it, no punctuation right before a letter (D79): the shape of a Western
+    word's accents (``osiónibl``, ``sseiße``, ``Ãos``, ``“Ilitersér”…``), which a CJK page's
+    text read as windows-1252 does not have: each of its characters is two bytes, mostly both
+    high (``ÔÚ``, ``¿Ý``: capitals and signs), its letters stand among other high bytes
+    (Shift_JIS ``日本`` is ``“ú–{``), and a sign opens them (``‚â`` is ``や``, D44). Decides
     when no single language of the model has the letters (a language it lacks, or one left out:
     ``ñ`` with ``á`` is Spanish only)."""
-    lower, alone, sign, sign_before = _western_letter_res()
+    letter, alone, sign, sign_before = _western_letter_res()
     n_high = len(text) - len(text.encode("ascii", "ignore"))
-    letters = _count(lower, text)
+    letters = _count(letter, text)
     return (bool(letters) and letters + _count(sign, text) == n_high and alone.search(text) is None
             and sign_before.search(text) is None)
 
@@ -709,14 +711,20 @@ def _western_letter_bytes(data: bytes, page: str) -> bool:
     on the bytes."""
     found = _western_bytes.get(page)
     if found is None:
-        lower, _, sign, _ = _western_letter_res()
+        small, capital, _ = _WESTERN_CLASSES
+        sign = _western_letter_res()[2]
         chars = [(b, _decode(bytes((b,)), page) or "") for b in range(0x80, 0x100)]
-        good = b"".join(re.escape(bytes((b,))) for b, c in chars if c and lower.fullmatch(c))
+
+        def cls(chosen: str) -> bytes:
+            return b"".join(re.escape(bytes((b,))) for b, c in chars if c and c in chosen)
+
+        low, cap = cls(small), cls(capital)
         signs = b"".join(re.escape(bytes((b,))) for b, c in chars if c and sign.fullmatch(c))
         found = _western_bytes[page] = (
-            re.compile(b"[" + good + b"]"), re.compile(rb"(?<![A-Za-z])[" + good + rb"]+(?![A-Za-z])"),
+            re.compile(rb"[" + low + rb"]|(?<![A-Za-z0-9" + low + cap + rb"])[" + cap + rb"](?=[a-z" + low + rb"])"),
+            re.compile(rb"(?<![A-Za-z" + low + cap + rb"])[" + low + cap + rb"]+(?![A-Za-z" + low + cap + rb"])"),
             re.compile(b"[" + signs + b"]") if signs else None,
-            re.compile(b"[" + signs + b"](?=[" + good + b"])") if signs else None)
+            re.compile(b"[" + signs + b"](?=[" + low + cap + b"])") if signs else None)
     n_high = len(data.translate(None, _ASCII_BYTES))
     letters = _count(found[0], data)
     n_signs = _count(found[2], data) if found[2] is not None else 0
@@ -728,21 +736,29 @@ def _western_letter_bytes(data: bytes, page: str) -> bool:
 #: quotes, dashes, the ellipsis; not ``° © ® € ™``).
 _ALL_BMP_PUNCT = "".join(chr(cp) for cp in (*range(0xA0, 0x100), *range(0x2000, 0x2070))
                          if unicodedata.category(chr(cp))[0] == "P")
+#: D79's small and capital Latin letters (U+00C0..U+017F).
+_WESTERN_CLASSES: tuple[str, str, str] = (
+    "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isalpha() and chr(cp).islower()),
+    "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isalpha() and chr(cp).isupper()),
+    _ALL_BMP_PUNCT)
 _western_bytes: dict[str, tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes] | None,
                                 re.Pattern[bytes] | None]] = {}
 _WESTERN_LETTERS: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = []
 
 
 def _western_letter_res() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """The patterns of :func:`_western_letters`: a small Latin letter of U+00DF..U+017F, a run
-    of them with no ASCII letter on either side, a sign of every language, and such a sign
-    right before such a letter (``‚â`` is Shift_JIS ``や``, D44: a sign closes a word's
-    accents, ``ér”…``, it does not open them)."""
+    """The patterns of :func:`_western_letters`: a letter (a small one, or a capital that starts
+    a word before a small letter), a run of letters with no ASCII letter on either side, a sign
+    of every language that is punctuation, and such a sign right before a letter (``‚â`` is
+    Shift_JIS ``や``, D44: a sign closes a word's accents, ``ér”…``, it does not open them)."""
     if not _WESTERN_LETTERS:
-        body = "".join(re.escape(chr(cp)) for cp in range(0xDF, 0x180) if chr(cp).isalpha() and chr(cp).islower())
+        small, capital, _ = _WESTERN_CLASSES
+        low, cap = re.escape(small), re.escape(capital)
         sign = "[" + "".join(re.escape(ch) for ch in re.findall(f"[{_every_language_signs()}]", _ALL_BMP_PUNCT)) + "]"
-        _WESTERN_LETTERS.append((re.compile(f"[{body}]"), re.compile(f"(?<![A-Za-z])[{body}]+(?![A-Za-z])"),
-                                 re.compile(sign), re.compile(f"{sign}(?=[{body}])")))
+        _WESTERN_LETTERS.append((
+            re.compile(f"[{low}]|(?<![A-Za-z0-9{low}{cap}])[{cap}](?=[a-z{low}])"),
+            re.compile(f"(?<![A-Za-z{low}{cap}])[{low}{cap}]+(?![A-Za-z{low}{cap}])"),
+            re.compile(sign), re.compile(f"{sign}(?=[{low}{cap}])")))
     return _WESTERN_LETTERS[0]
 
 
