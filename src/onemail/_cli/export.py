@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -103,11 +104,15 @@ def run_export(args: argparse.Namespace) -> int:
         if problem:
             print(f"onemail export: --attachments {_shown(args.attachments)}: {problem}", file=sys.stderr)
             return USAGE
+    problem = _output_problem(args.output)
+    if problem:  # the output cannot be created: a usage error, before any work
+        print(f"onemail export: cannot write {_shown(args.output)}: {problem}", file=sys.stderr)
+        return USAGE
     try:
         sink = _ParquetSink(args.output) if args.format == "parquet" else _JsonSink(args.output)
-    except OSError as exc:
+    except OSError as exc:  # created, but its first bytes could not be written (a full disk)
         print(f"onemail export: cannot write {_shown(args.output)}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return 1
     counts: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     failed = False
@@ -256,6 +261,22 @@ class _JsonSink:
             self.out.close()
         else:
             self.out.flush()
+
+
+def _output_problem(path: str | None) -> str | None:
+    """Why the output file ``path`` cannot be created (``None``: it can, or it is standard output
+    or an existing file that is no regular one, such as a FIFO or ``/dev/full``, which is opened
+    only to be written). Creating it empties it, as writing it would."""
+    if path is None or path == "-":
+        return None
+    try:
+        if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "wb"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 class _ParquetSink:
