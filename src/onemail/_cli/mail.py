@@ -514,7 +514,7 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     bar = _pool.Progress() if progress else None
     work = functools.partial(scan_work, text=write is not None, listing=listing)
     out = _pool.run(plan(), work, jobs=jobs, on_items=on_items, on_done=on_done,
-                    progress=bar, warm=_warm, batch=1, size=_chunk_lines)
+                    progress=bar, warm=_warm, batch=1, size=_chunk_messages)
     if bar is not None:
         bar.done()
     flush(final=True)  # what failed or was stopped delivered what it had: in order too
@@ -523,8 +523,9 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     return summary
 
 
-def _chunk_lines(chunk: Chunk) -> int:
-    return chunk.lines
+def _chunk_messages(chunk: Chunk) -> int:
+    """The messages of a chunk (its skipped lines are none): what the progress line counts."""
+    return chunk.part[0]
 
 
 def _take(summary: Summary, chunks: Iterable[Chunk], write: Write | None) -> None:
