@@ -122,10 +122,10 @@ the former model, each threshold on a plateau of them; single-byte files decoded
   cross-validated 3-4 whole files). For non-Latin alphabets only ASCII letters on lines that
   hold a high byte count (D32; cross-validated 4 538 -> 4 540).
 * ``ASCII_WEIGHT = 0.5`` (D61): the lower-case ASCII letters of the lines that hold a high byte,
-  ``ASCII_BYTES = 1024`` around the first one, weigh each language by their log-likelihood ratio
+  ``ASCII_BYTES = 512`` around the first one, weigh each language by their log-likelihood ratio
   (lingua's letter frequencies against all languages' pooled), in Latin-script text (more ASCII
   letters than high bytes). ``bench/detect_cv.py`` wrong answers of 4 590 (every visible source
-  held out): 0.25 -> 32, 0.5 -> 31, 1 -> 33, 2 -> 37; the chardet files alone choose 0.25-0.5,
+  held out; ``ASCII_BYTES`` 1024 then, 256 to 2048 alike): 0.25 -> 32, 0.5 -> 31, 1 -> 33, 2 -> 37; the chardet files alone choose 0.25-0.5,
   the catalogue files alone 0.5. With capitals counted too: 32 (``CRC`` in an Estonian line).
 * The languages no package profiles (D60: CLDR's letters, even shares over at least the median
   number of common letters of the profiled Latin-script languages, their median share; no constant
@@ -418,9 +418,10 @@ def _build_rows() -> None:
     # ordinal indicators and the micro sign do touch digits
     # the letters each page reads as upper case and as lower case (the case term, _case_terms)
     tables = [table(label) for label in SINGLE_BYTE]
-    _packed_case.extend((
-        [sum(1 << (64 * i) for i, t in enumerate(tables) if b >= 0x80 and _is_upper(t[b])) for b in range(256)],
-        [sum(1 << (64 * i) for i, t in enumerate(tables) if b >= 0x80 and _is_lower(t[b])) for b in range(256)]))
+    # (capitals in the low 32 bits of a page's field, small letters in the high 32)
+    _packed_case.extend(
+        sum((b >= 0x80 and _is_upper(t[b])) << (64 * i) | (b >= 0x80 and _is_lower(t[b])) << (64 * i + 32)
+            for i, t in enumerate(tables)) for b in range(256))
     _packed_mix["after_digit"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and table(label)[b].isalpha() and table(label)[b] not in "ªºµ")
@@ -495,9 +496,10 @@ def _is_lower(ch: str) -> bool:
     return ch.isalpha() and not _is_upper(ch) and ch.upper() != ch
 
 
-#: Per byte, packed 0/1 per page (``_pack``'s layout): the page reads it as an upper-case letter;
-#: as a lower-case letter.
-_packed_case: list[list[int]] = []
+#: Per byte, packed per page (``_pack``'s layout): 1 in the low half of the page's field when it
+#: reads the byte as an upper-case letter, in the high half when as a lower-case letter.
+_packed_case: list[int] = []
+_CASE_FMT = f"<{2 * len(SINGLE_BYTE)}I"
 #: The case of a text's letters is drawn per text, not per letter (a heading in capitals, D63):
 #: the share of capitals among the letters is modelled as drawn from a beta distribution with
 #: this many pseudo-letters around ``UPPER_MIN``, as the non-ASCII share is (``SHARE_KAPPA``); 0
@@ -530,9 +532,8 @@ def _case_terms(ns: list[int], pick: _Pick) -> list[float]:
     capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0)."""
     if CASE_KAPPA <= 0 or not ns:
         return [0.0] * len(SINGLE_BYTE)
-    ups = _unpack(sum(map(mul, ns, pick(_packed_case[0]))), _UB_FMT, len(SINGLE_BYTE))
-    lows = _unpack(sum(map(mul, ns, pick(_packed_case[1]))), _UB_FMT, len(SINGLE_BYTE))
-    return list(map(_case_term, ups, lows))
+    both = _unpack(sum(map(mul, ns, pick(_packed_case))), _CASE_FMT, len(SINGLE_BYTE))
+    return list(map(_case_term, both[0::2], both[1::2]))
 
 
 #: Languages in the order of the model's share table; language sets of the pages as index
@@ -764,18 +765,22 @@ _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
 #: of a text are not drawn one by one (words repeat), so their evidence is tempered.
 ASCII_WEIGHT = 0.5
 #: The ASCII letters are read in this many bytes around the first high byte (half of them
-#: before it).
-ASCII_BYTES = 1024
+#: before it): 256, 512, 1024 and 2048 give the same held-out answers (bench/detect_cv.py).
+ASCII_BYTES = 512
 #: Bytes that are not a lower-case ASCII letter (deleted by ``bytes.translate``): capitals are
 #: left out, since acronyms and names (``CRC``, ``HTML``) are often foreign to the language.
 _NOT_LOWER = bytes(b for b in range(256) if not 0x61 <= b <= 0x7A)
-_ascii_cache: list[tuple[list[int], list[float], str]] = []
+_ascii_cache: list[tuple[list[int], list[float], str, itemgetter[Any]]] = []
+#: Fixed-point scale of the packed ASCII log-probabilities: 2**-16 nats per unit in 32-bit fields
+#: (at most 512 letters of at most 12 nats each fit; the sum is within 0.01 nats of the float's).
+_ASCII_SCALE = 1 << 16
 
 
-def _ascii_tables() -> tuple[list[int], list[float], str]:
-    """Per ASCII letter a..z: the packed ``-log p(letter | language)`` of every language of the
-    share table (its ``ASCII_LETTERS``, backed off by ``BACKOFF`` to all languages' pooled;
-    a language without them reads as the pooled), ``-log`` of the pooled, the struct format."""
+def _ascii_tables() -> tuple[list[int], list[float], str, itemgetter[Any]]:
+    """Per ASCII letter a..z: the packed ``-log p(letter | language)`` (32-bit fields) of the
+    languages with ``ASCII_LETTERS`` (backed off by ``BACKOFF`` to all languages' pooled), ``-log``
+    of the pooled, the struct format, and the getter that spreads their terms over the share
+    table's order (0.0 for a language without letter frequencies)."""
     if not _ascii_cache:
         from ._tables.language import ASCII_LETTERS
 
@@ -784,14 +789,13 @@ def _ascii_tables() -> tuple[list[int], list[float], str]:
                 names = list(_get()[2])
                 pooled = [sum(c[i] for c in ASCII_LETTERS.values()) / len(ASCII_LETTERS) / 100000
                           for i in range(26)]
-                columns = []
-                for lang in names:
-                    own = ASCII_LETTERS.get(lang)
-                    columns.append([math.log(((1 - BACKOFF) * own[i] / 100000 + BACKOFF * pooled[i])
-                                             if own else pooled[i]) for i in range(26)])
-                packed = [sum(int(-col[i] * _SCALE) << (64 * j) for j, col in enumerate(columns))
+                known = [lang for lang in names if lang in ASCII_LETTERS]
+                columns = [[math.log((1 - BACKOFF) * ASCII_LETTERS[lang][i] / 100000 + BACKOFF * pooled[i])
+                            for i in range(26)] for lang in known]
+                packed = [sum(int(-col[i] * _ASCII_SCALE) << (32 * j) for j, col in enumerate(columns))
                           for i in range(26)]
-                _ascii_cache.append((packed, [-math.log(p) for p in pooled], f"<{len(names)}Q"))
+                spread = itemgetter(*[known.index(lang) if lang in known else len(known) for lang in names])
+                _ascii_cache.append((packed, [-math.log(p) for p in pooled], f"<{len(known)}I", spread))
     return _ascii_cache[0]
 
 
@@ -801,15 +805,17 @@ def _ascii_terms(window: bytes) -> list[float]:
     around the first high byte on the lines that hold one, :func:`high_byte_counts`), under
     the language's letter frequencies against all languages' pooled ones (0 for a language
     without frequencies)."""
-    packed, pooled, fmt = _ascii_tables()
+    packed, pooled, fmt, spread = _ascii_tables()
     letters = window[:ASCII_BYTES].translate(None, _NOT_LOWER)
     if not letters:
         return [0.0] * len(_get()[2])
     ns = [letters.count(c) for c in range(0x61, 0x7B)]
     base = sum(map(mul, ns, pooled))
-    sums = _unpack(sum(map(mul, ns, packed)), fmt, len(_get()[2]))
-    scale = -ASCII_WEIGHT / _SCALE
-    return [ASCII_WEIGHT * base + x * scale for x in sums]
+    sums = struct.unpack(fmt, sum(map(mul, ns, packed)).to_bytes(struct.calcsize(fmt), "little"))
+    # ASCII_WEIGHT * (base - sum / _ASCII_SCALE) per language with frequencies, mapped in C
+    terms = list(map(add, repeat(ASCII_WEIGHT * base), map(mul, sums, repeat(-ASCII_WEIGHT / _ASCII_SCALE))))
+    terms.append(0.0)
+    return list(spread(terms))
 
 
 def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
