@@ -131,8 +131,10 @@ def generated(per_chain: int, cv: bool, failures: str | None) -> list[dict]:
         by_lang[c["lang"] if held else None].append(c)
     jobs = sorted(by_lang.items(), key=lambda kv: kv[0] or "")
     if cv:
+        # (chunksize 1: with maxtasksperchild a task is a chunk, and a chunk of several
+        # languages in one process left the later ones in the tables the first use built)
         with multiprocessing.get_context("spawn").Pool(2, maxtasksperchild=1) as pool:
-            done = pool.map(_fold, jobs)
+            done = pool.map(_fold, jobs, chunksize=1)
     else:
         done = [_fold((None, cases))]
     result = {cid: (fixed, kept) for part in done for cid, fixed, kept in part}

@@ -258,6 +258,29 @@ def test_human_summary_of_the_pool(capsys):
         "\ninterrupted by SIGINT: the counts above are of what finished\n")
 
 
+def test_zip_and_pst_shards_are_named_by_their_range():
+    """A failed or unfinished zip or PST/OST shard names its members or items, not only its
+    path (as an mbox shard names its bytes and messages)."""
+    from onemail.message.containers import FileTask
+    from onemail.message.pst import PstPart
+    from onemail.message.shards import Shard
+
+    z = Shard("zip", (FileTask("a.zip", "a.zip"),), 3, 7, count=4, parts=("m/3.eml", "m/6.eml"))
+    assert _pool.shard_place(z) == "a.zip members m/3.eml to m/6.eml (steps 3-6)"
+    assert _pool._describe(z) == {"path": "a.zip", "member": None, "kind": "zip", "first": "m/3.eml",
+                                  "last": "m/6.eml", "start": 3, "end": 7, "steps": 4}
+    parts = (PstPart((0,), ("Inbox",), 40, 10, 40, 9), PstPart((0, 1), ("Inbox", "Old"), 5, 0, 2, 0))
+    p = Shard("pst", (FileTask("d", "d/x.pst", "x.pst"),), count=32, parts=parts)
+    assert _pool.shard_place(p) == "d/x.pst items 10 of 'Inbox' to 1 of 'Inbox/Old'"
+    root = Shard("pst", (FileTask("y.ost", "y.ost"),), count=3, parts=(PstPart((), (), 3, 0, 3, 0),))
+    assert _pool.shard_place(root) == "y.ost items 0 of 'the root' to 2 of 'the root'"
+    s = {"failed_shards": [dict(_pool._describe(z), delivered=0, error="worker killed by SIGKILL (twice)")]}
+    lines = []
+    _pool.print_pool_summary(s, lines.append)
+    assert "".join(lines) == ("\nfailed shards\n  a.zip members m/3.eml to m/6.eml (steps 3-6): "
+                              "worker killed by SIGKILL (twice)\n")
+
+
 def test_scan_jobs_2_single_mbox_equals_jobs_1(tmp_path, capsys):
     box = tmp_path / "m.mbox"
     _mbox(box, 3000)

@@ -661,19 +661,3 @@ def test_limit_gbk_read_as_big5():
     mojibake = "意的在走大發".encode("gbk").decode("big5")
     assert mojibake == "砩腔婓軗湮追"
     assert repair(mojibake).text == "意的在走大發"
-
-
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): one UTF-8 run of windows-1257 at a word's "
-                   "start is no evidence (D9 asks two); generated utf-8>windows-1257 short 75 % (bench/repair.py), "
-                   "85 % (seed 2026, 60 cases)")
-def test_limit_one_windows_1257_run():
-    mojibake = "Rm iki nc te ünla".encode().decode("cp1257")
-    assert repair(mojibake).text == "Rm iki nc te ünla"
-
-
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): ISO-8859-2 and windows-1250 read the "
-                   "same UTF-8 run into different letters and windows-1250 comes first; generated "
-                   "utf-8>iso-8859-2 90 / 95 % (bench/repair.py), 85 / 98 % (seed 2026)")
-def test_limit_iso_8859_2_against_windows_1250():
-    mojibake = "Yadoun on stabalo cestá manta".encode().decode("iso8859_2")
-    assert repair(mojibake).text == "Yadoun on stabalo cestá manta"

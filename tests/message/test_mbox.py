@@ -140,3 +140,72 @@ def test_wrong_data_type_is_a_clear_type_error():
             with pytest.raises(TypeError, match=f"^data must be bytes, bytearray or mmap, not {type(bad).__name__}$"):
                 call(bad)
     assert list(mbox_spans(bytearray(box))) == list(mbox_spans(box)) == [(34, 49)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the marks-based split against the rule read straight (tests/mbox_reference.py)
+
+_PIECES = (ENV, b"From - Mon Jan  1 00:00:00 2020\n", b"From \n", b"From 9:30 until 10:00\n", b"From :x\n",
+           b"From: a@b\n", b"Subject: hi\n", b"Date: Mon\n", b"X-Foo: bar\n", b"Content-Length: %d\n",
+           b"content-LENGTH:%d\r\n", b"CONTENT-LENGTH : %d\n", b"Content-Length: 99999999999\n", b"\n",
+           b"\r\n", b"body line\n", b">From x\n", b" cont\n", b"From x\r\n", b"Received: x\r\n",
+           b"X-Content-Length: 3\n", b"Content-Lengthy: 3\n")
+
+
+def _random_box(rng) -> bytes:
+    out = bytearray(b"From x\n" if rng.random() < 0.4 else b"")
+    for _ in range(rng.randint(0, 60)):
+        piece = rng.choice(_PIECES)
+        if rng.random() < 0.05:  # a message whose Content-Length is right (its body: pieces too)
+            body = b"".join(rng.choice(_PIECES).replace(b"%d", b"2") for _ in range(rng.randint(0, 6)))
+            piece = ENV + b"Subject: l\nContent-Length: %d\n\n" % len(body) + body + rng.choice([b"", b"\n"])
+        out += piece % rng.randint(0, 80) if b"%d" in piece else piece
+    return bytes(out)
+
+
+@pytest.mark.parametrize("scan", [1, 2, 7, 64, 1 << 18])
+def test_spans_are_the_rule_read_straight(monkeypatch, scan):
+    """Random mailboxes of separators, envelopes, body ``From `` lines, ``From :`` fields, right,
+    wrong and huge Content-Lengths in any case, LF and CR LF, cut anywhere: the spans of the
+    marks-based split (searched :data:`SCAN_BYTES` at a time, down to one byte) are the
+    reference's, field for field."""
+    import random
+
+    from mbox_reference import reference_spans
+
+    from onemail.message import mbox
+
+    monkeypatch.setattr(mbox, "SCAN_BYTES", scan)
+    rng = random.Random(scan)
+    by_length = 0
+    for _ in range(3000):
+        box = _random_box(rng)
+        start = rng.choice([0, 0, 1])
+        end = None if rng.random() < 0.7 else rng.randint(0, len(box))
+        got = list(spans(box, start=start, end=end))
+        assert got == list(reference_spans(box, start, end)), (box, start, end)
+        by_length += sum(s.by_length for s in got)
+    assert by_length > 10  # Content-Length bodies were among them
+
+
+def test_spans_of_corpus_mailboxes_are_the_rule_read_straight(corpus):
+    """Every corpus file holding a ``From `` line, from its start and from its first candidate
+    lines: the same spans as the reference."""
+    from mbox_reference import reference_spans
+
+    seen = 0
+    for path in sorted(corpus.rglob("*")):
+        if not path.is_file() or path.stat().st_size > 8 << 20:
+            continue
+        data = path.read_bytes()
+        if b"From " not in data:
+            continue
+        starts = [0]
+        j = data.find(b"\nFrom ")
+        while j >= 0 and len(starts) < 4:
+            starts.append(j + 1)
+            j = data.find(b"\nFrom ", j + 1)
+        for start in starts:
+            assert list(spans(data, start=start)) == list(reference_spans(data, start)), (path, start)
+        seen += 1
+    assert seen > 1400

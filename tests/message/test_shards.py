@@ -148,6 +148,27 @@ def test_generated_200000_messages(tmp_path, monkeypatch):
         assert mine == [read_span(data, sp, ctx) for sp in whole[shard.index:shard.index + shard.count]]
 
 
+def test_tapered_plan_shrinks_at_the_end_and_reads_the_same(tmp_path, monkeypatch):
+    """``taper``: the ranges near an mbox's end shrink (to the floor, here a 4 KiB one), the
+    messages and their places are the untapered plan's and the walk's."""
+    data = _generated(20_000, seed=3)
+    box = tmp_path / "t.mbox"
+    box.write_bytes(data)
+    monkeypatch.setattr(shards, "TAPER_FLOOR_BYTES", 4096)
+    plain = list(onemail.shards([box], target_bytes=64 << 10))
+    tapered = list(onemail.shards([box], target_bytes=64 << 10, taper=4))
+    assert len(tapered) > len(plain) + 5
+    sizes = [s.end - s.start for s in tapered]
+    assert max(sizes[-4:]) < 16 << 10 and min(sizes[:-1]) >= 4096
+    for shard in tapered[:-1]:  # each as long as the rule asks, the last message completing it
+        want = max(4096, min(64 << 10, (len(data) - shard.start) // 4))
+        before = list(shards._mbox_range_pieces(shard))[-2][0]  # the message before the last
+        assert shard.end - shard.start >= want > before.offset + before.length - shard.start
+    assert [(s.start, s.index) for s in tapered][0] == [(s.start, s.index) for s in plain][0]
+    assert sum(s.count for s in tapered) == 20_000
+    assert _sharded([box], target_bytes=64 << 10, taper=4) == _sequential([box])
+
+
 def test_records_of_shards_are_the_records_of_the_walk(tmp_path):
     """onemail.records(shard): build_records of each message, in order; skipped items give
     none (as in onemail export)."""
@@ -349,6 +370,10 @@ def test_wrong_arguments():
         list(onemail.shards([], target_bytes=0))
     with pytest.raises(TypeError, match="int"):
         list(onemail.shards([], target_bytes=1.5))
+    with pytest.raises(TypeError, match="^taper must be an int, not float$"):
+        list(onemail.shards([], taper=2.0))
+    with pytest.raises(ValueError, match="^taper must be 0 or positive, not -1$"):
+        list(onemail.shards([], taper=-1))
     with pytest.raises(TypeError, match="Shard"):
         list(messages("box.mbox"))
 

@@ -35,13 +35,13 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, TextIO
 
 __all__ = ["EXIT_INTERRUPTED", "GRACE_SECONDS", "Failure", "Outcome", "Progress", "outcome_summary",
-           "print_pool_summary", "run", "shard_bytes", "shard_place", "usable_cpus"]
+           "plan", "print_pool_summary", "run", "shard_bytes", "shard_place", "usable_cpus"]
 
 Work = Callable[[Any], Iterable[Any]]
 """A worker's work: a module-level function of one shard giving picklable items."""
@@ -495,14 +495,39 @@ def shard_bytes(paths: list[str], jobs: int) -> int:
     return max(MIN_SHARD_BYTES, min(DEFAULT_TARGET_BYTES, total // (jobs * SHARDS_PER_JOB)))
 
 
+TAPER_PER_JOB = 2
+"""The pool's plan tapers each big mbox's last ranges (:func:`onemail.message.shards.shards`'
+``taper``) with T = this times the workers: the ranges shrink once less than 2N shards of the
+full size are left, down to 1 MiB, so the workers finish within a fraction of a second of each
+other instead of up to one full shard apart."""
+
+
+def plan(paths: list[str], jobs: int) -> Iterator[Any]:
+    """The shards of ``paths`` for ``jobs`` workers: :func:`shard_bytes` each, tapered at the end
+    of each big mbox (:data:`TAPER_PER_JOB`)."""
+    from ..message.shards import shards
+
+    return shards(paths, target_bytes=shard_bytes(paths, jobs), taper=TAPER_PER_JOB * jobs)
+
+
 def _describe(shard: Any) -> dict[str, Any]:
-    """A shard as JSON: where it is and which messages it covers."""
+    """A shard as JSON: where it is and which messages it covers (an mbox's byte range and
+    message numbers, a batch's first and last file, a zip's first and last member and its steps, a
+    PST/OST store's first and last item with their folders)."""
     d = {"path": shard.path, "member": shard.member, "kind": shard.kind}
     if shard.kind == "mbox":
         d.update(start=shard.start, end=shard.end, first_message=shard.index, messages=shard.count)
     elif shard.kind == "files":
         names = [t.member or t.file for t in shard.tasks]
         d.update(first=names[0], last=names[-1], files=len(names))
+    elif shard.kind == "zip" and len(shard.parts) == 2:
+        d.update(first=shard.parts[0], last=shard.parts[1], start=shard.start, end=shard.end,
+                 steps=shard.count)
+    elif shard.kind == "pst" and shard.parts:
+        first, last = shard.parts[0], shard.parts[-1]
+        d.update(first_folder="/".join(first.names), first_item=first.start,
+                 last_folder="/".join(last.names), last_item=max(last.stop - 1, last.start),
+                 items=shard.count)
     return d
 
 
@@ -532,4 +557,9 @@ def _place(d: dict[str, Any]) -> str:
                 f"{d['first_message'] + d['messages'] - 1})")
     if d["kind"] == "files":
         return f"{where} files {d['first']} to {d['last']}"
+    if d["kind"] == "zip" and "steps" in d:
+        return f"{where} members {d['first']} to {d['last']} (steps {d['start']}-{d['end'] - 1})"
+    if d["kind"] == "pst" and "items" in d:
+        return (f"{where} items {d['first_item']} of {d['first_folder'] or 'the root'!r} to "
+                f"{d['last_item']} of {d['last_folder'] or 'the root'!r}")
     return where

@@ -342,7 +342,6 @@ def export_paths(args: Any, sink: _JsonSink | _ParquetSink, counts: Counter[str]
     """
     import functools
 
-    from ..message.shards import shards
     from . import _pool
 
     failed = False
@@ -365,7 +364,7 @@ def export_paths(args: Any, sink: _JsonSink | _ParquetSink, counts: Counter[str]
     jobs = min(args.jobs, _pool.usable_cpus())
     work = functools.partial(export_work, attachments=args.attachments, repair=args.repair, lines=lines)
     bar = _pool.Progress() if sys.stderr.isatty() else None
-    out = _pool.run(shards(args.paths, target_bytes=_pool.shard_bytes(args.paths, jobs)), work,
+    out = _pool.run(_pool.plan(args.paths, jobs), work,
                     jobs=jobs, on_items=on_items, progress=bar, batch=1, size=_chunk_messages)
     if bar is not None:
         bar.done()

@@ -482,7 +482,6 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     """Shards on the pool; their chunks are held back per shard and let out in plan order."""
     import functools
 
-    from ..message.shards import shards
     from . import _pool
 
     summary = Summary(listing=listing)
@@ -493,7 +492,7 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     next_out = 0
 
     def plan() -> Iterator[Shard]:
-        for shard in shards(paths, target_bytes=_pool.shard_bytes(paths, jobs)):
+        for shard in _pool.plan(paths, jobs):
             numbers[shard] = len(numbers)
             held[numbers[shard]] = []
             files.update((t.path, t.member) for t in shard.tasks)

@@ -60,6 +60,7 @@ import codecs
 import math
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ._binary import bom_charset, utf16_32_shape
@@ -165,9 +166,9 @@ def _sample(data: bytes, limit: int) -> bytes:
     non-ASCII byte: everything earlier is ASCII, identical in every ASCII-compatible reading.
     The end is cut after a line feed (or space) in the second half of the window.
     """
-    first = _first_high(data)
-    if first > 64:
-        data = data[(first - 64) & ~3 :]
+    start = _sample_start(data)
+    if start:
+        data = data[start:]
     if len(data) <= limit:
         return data
     cut = data.rfind(b"\n", 0, limit)
@@ -176,6 +177,12 @@ def _sample(data: bytes, limit: int) -> bytes:
         if cut < limit // 2:
             return data[:limit]
     return data[: cut + 1]
+
+
+def _sample_start(data: bytes) -> int:
+    """The offset at which :func:`_sample` starts (at a character boundary: before it is ASCII)."""
+    first = _first_high(data)
+    return (first - 64) & ~3 if first > 64 else 0
 
 
 def _table(key: str) -> str:
@@ -249,8 +256,28 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
            frequency_bound: bool = False, error_proven: bool = False,
-           provisional: set[str] | None = None) -> tuple[float, bool]:
-    """Return ``(score, exclusive)`` of one candidate reading of ``data``.
+           provisional: set[str] | None = None, high: int = -1) -> tuple[float, bool]:
+    """Return ``(score, exclusive)`` of one candidate reading of ``data`` (see
+    :func:`_score_start`)."""
+    score, exclusive, pending = _score_start(data, label, codec, beat, frequency_bound, error_proven,
+                                             provisional, high)
+    return (score, exclusive) if pending is None else _classified(pending)
+
+
+#: A reading whose classification is left for later (:func:`_score_start`): the text to
+#: classify (its first ``SCORE_CHARS``), its errors (scaled to them), the bytes decoded (for
+#: the UTF-16 halving rule) and the label.
+_Pending = tuple[str, float, bytes, str]
+
+
+def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
+                 frequency_bound: bool = False, error_proven: bool = False,
+                 provisional: set[str] | None = None, high: int = -1,
+                 upper: bool = False, strict: str | None = None) -> tuple[float, bool, _Pending | None]:
+    """Return ``(score, exclusive, None)`` of one candidate reading of ``data`` when a bound or
+    a shortcut decides it, else ``(bound, False, pending)``: :func:`_classified` of ``pending``
+    is the ``(score, exclusive)`` of :func:`_score`, and ``bound`` an upper bound of that score
+    (with ``upper``; else 100).
 
     Errors are counted over all of ``data``; the characters are classified in the first
     ``SCORE_CHARS`` of the text (errors scaled to that length). When an upper bound of the
@@ -261,20 +288,27 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
     classifier's own patterns, cheaper than classifying. ``error_proven`` says that a strict
     decode of ``data`` fails before its last three bytes (:func:`_isolated_high`): the bound
     of a failed decode is then taken without decoding. When ``provisional`` (a set) is given,
-    a row stopped at the frequency bound adds its label to it (see :func:`_settle`).
+    a row stopped at the frequency bound adds its label to it (see :func:`_settle`). ``high``
+    is the number of bytes >= 0x80 of ``data`` when the caller has counted them (-1: not);
+    ``strict`` the text of a strict decode of ``data`` that succeeded (None: not tried).
     """
     if codec.startswith("utf-32") and not _utf32_possible(data, label):
-        return 0.0, False
+        return 0.0, False, None
     if codec.startswith("utf-16") and not _utf16_factor(data, label):
         if beat >= 50:
-            return 50.0, False  # halved: 50 at most, the bound
+            return 50.0, False, None  # halved: 50 at most, the bound
         data = data[:UTF16_HALVED_BYTES]  # halved anyway: a rough score is enough
+        high = -1
+    if high < 0 and beat > 0:
+        high = len(data) - len(data.translate(None, _HIGH_BYTES))
     decoded = None
     failed = False  # a strict decode failed: the next decode replaces at once
     if beat > 0 and data and not codec.startswith("table:"):
         cut_short = False  # the only error may be a last character cut short (D15)
         if error_proven:
             failed = True  # (the strict decode would fail before the last three bytes)
+        elif strict is not None:
+            decoded = strict, 0
         else:
             try:
                 decoded = _strict(data, codec), 0  # clean: the text is kept, not decoded again
@@ -284,33 +318,53 @@ def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
         if failed and not cut_short:
             # at least one error: bound the score before paying for the full decode (a
             # double-byte reading has >= len - high/2 characters)
-            high = len(data) - len(data.translate(None, _HIGH_BYTES))
             n = max(1.0, len(data) - high / 2)
             if 22 + 15 + 35 * min(1.0, high / n) + 10 < beat:
-                return 22 + 15 + 35 * min(1.0, high / n) + 10, False
+                return 22 + 15 + 35 * min(1.0, high / n) + 10, False, None
     errors: float
     text, errors = decoded or (_decode_replace(data, codec) if failed else _decode(data, codec))
     if beat > 0 and text:
         n = len(text)
-        high = len(data) - len(data.translate(None, _HIGH_BYTES))
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
         bound = clean + 15 + 35 * min(1.0, high / n) + 10 + (0 if errors else 10)
         if bound < beat:
-            return bound, False
+            return bound, False, None
     if len(text) > SCORE_CHARS:
         if errors:
             errors = max(1.0, errors * SCORE_CHARS / len(text))
         text = text[:SCORE_CHARS]
+    earning = -1
     if frequency_bound and beat > 0 and text and codec in _CJK_CODECS:
         n = len(text)
         # what the pattern leaves is what can earn frequency
         earning = len(_frequency_pattern().sub("", text))
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
-        bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + (0 if errors else 10)
+        # (outside the UTF-8 rule, whose rows report their bound: exclusivity needs a kana or
+        # a KS X 1001 Hangul syllable, which earn; without one, no 10)
+        exclusive_bound = 0 if errors or not earning and provisional is not None else 10
+        bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + exclusive_bound
         if bound < beat:
             if provisional is not None:
                 provisional.add(label)
-            return bound, False
+            return bound, False, None
+    bound = 100.0
+    if upper and text:
+        # the score's positive terms, with every U+FFFD noise and no coherence (it is neither
+        # neutral nor scripted), frequency only from the characters that can earn it, and
+        # exclusivity only with one of them (a kana or a KS X 1001 Hangul syllable) and no
+        # error; every penalty is left out
+        n = len(text)
+        if earning < 0:
+            earning = len(_frequency_pattern().sub("", text))
+        clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
+        kept = n - text.count("\ufffd")
+        bound = clean + 25 * kept / n + 35 * min(1.0, earning / n) + (10 if earning and not errors else 0)
+    return bound, False, (text, errors, data, label)
+
+
+def _classified(pending: _Pending) -> tuple[float, bool]:
+    """The ``(score, exclusive)`` of a reading :func:`_score_start` left pending."""
+    text, errors, data, label = pending
     counts = classify(text)
     score = score_counts(counts, errors)
     if label.startswith("utf-") and label != "utf-8" and not _utf16_factor(data, label):
@@ -395,12 +449,14 @@ def _forced_confidence(rows: list[tuple[float, int, str, bool]]) -> int:
     return max(0, min(100, (top - second) * 3))
 
 
-def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
+def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int = -1) -> Detection:
     """Score every candidate on ``sample``; single-byte pages chosen on all of ``data``.
 
     The design's windows-1252 and ISO-8859-1 rows become the two single-byte pages the
     language model ranks first (:mod:`onemail.detect._langmodel`; D8); the second loses
     ``LM_POINTS`` per nat of log-likelihood it trails by (at most ``LM_CAP``).
+    ``utf8_error`` is the offset in ``sample`` of the first byte a strict UTF-8 decode fails
+    on (-1: not known).
     """
     if forced_utf8:
         # the runner-ups only set the confidence: the design's two single-byte rows suffice
@@ -419,6 +475,17 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
     # halved bound (what _score gives them, without slicing the sample four times)
     no_nul = 0 not in sample
     provisional: set[str] = set()  # double-byte rows stopped at their frequency bound
+    waiting: list[tuple[float, int, str, _Pending]] = []  # rows left to classify, with a bound
+    high = len(sample) - len(sample.translate(None, _HIGH_BYTES))  # (counted once for every row)
+    # the bound _score gives a double-byte row whose strict decode the isolated high byte
+    # proves to fail (the same for each: it depends on the sample alone)
+    failed_bound = 0.0  # (_score's bound of a reading whose strict decode fails, not cut short)
+    if sample:
+        n = max(1.0, len(sample) - high / 2)
+        failed_bound = 22 + 15 + 35 * min(1.0, high / n) + 10
+    # (a strict decode that fails within the sample's last three bytes may be cut short: _score
+    # decides then)
+    utf8_fails = 0 <= utf8_error < len(sample) - 3
     for order, (label, codec) in _SB_FIRST:
         if forced_utf8 and label == "utf-8":
             rows.append((100.0, order, label, False))
@@ -438,7 +505,6 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
             # (the counts of the decoded sample, taken on its bytes: each U+FFFD is an error)
             c = classify_single_byte(sample, table)
             errors = c.fffd
-            high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
             fit = fit1 if label == sb1 else fit2
             good = good_share(counts, label) * high * fit if counts else 0.0
             score = score_counts(c, errors, good=good)
@@ -456,30 +522,83 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False) -> Detection:
                 continue
         proven = isolated is not None and codec in _CJK_CODECS and (
             codec != "cp932" or isolated in _CP932_LEADS)
-        score, exclusive = _score(sample, label, codec, best, frequency_bound=True, error_proven=proven,
-                                  provisional=None if forced_utf8 else provisional)
-        rows.append((score, order, label, exclusive))
-    rows.sort(key=_row_order)
+        strict = None
+        if 0 < failed_bound < best:
+            # what _score gives a reading whose strict decode fails: tried here (in C)
+            if proven or codec == "utf-8" and utf8_fails:
+                rows.append((failed_bound, order, label, False))
+                continue
+            if codec in _CJK_CODECS:
+                try:
+                    strict = _CJK_DECODE[codec](sample)[0]
+                except UnicodeDecodeError as exc:
+                    if exc.start < len(sample) - 3:
+                        rows.append((failed_bound, order, label, False))
+                        continue
+        score, exclusive, pending = _score_start(
+            sample, label, codec, best, frequency_bound=True, error_proven=proven,
+            provisional=None if forced_utf8 else provisional, high=high, upper=not forced_utf8,
+            strict=strict)
+        if pending is None:
+            rows.append((score, order, label, exclusive))
+        elif forced_utf8:
+            score, exclusive = _classified(pending)
+            rows.append((score, order, label, exclusive))
+        else:
+            waiting.append((score, order, label, pending))
+    deferred: dict[str, _Pending] = {}
+    if waiting:
+        # The rows left to classify, likeliest first: one whose bound falls below the second
+        # best score known cannot be among the two best rows, and is classified only if it
+        # comes to be (_undefer), as rows above it are scored again (D16)
+        first = second = -math.inf
+        for row in rows:
+            if row[0] > first:
+                first, second = row[0], first
+            elif row[0] > second:
+                second = row[0]
+        waiting.sort(key=lambda row: (-row[0], row[1]))  # (_row_order, for the pending rows)
+        for bound, order, label, pending in waiting:
+            if bound < second:
+                rows.append((bound, order, label, False))
+                deferred[label] = pending
+                continue
+            score, exclusive = _classified(pending)
+            rows.append((score, order, label, exclusive))
+            if score > first:
+                first, second = score, first
+            elif score > second:
+                second = score
+    # best score first, ties in the design's order: by order, then stably by score (two sorts
+    # in C, no key function per row)
+    rows.sort(key=_ORDER)
+    rows.sort(key=_SCORE, reverse=True)
     if not forced_utf8:
-        rows = _settle(rows, provisional, sample, best)
-        rows = _check_with_ours(sample, rows)
-        rows = _settle(rows, provisional, sample, best)
+        rows = _settle(rows, provisional, sample, best, deferred)
+        rows = _check_with_ours(sample, rows, deferred)
+        rows = _settle(rows, provisional, sample, best, deferred)
     if forced_utf8:
         conf = _forced_confidence(rows)
     else:
         conf = _confidence(rows, ll1 - ll2 if rows[0][2] == sb1 else None)
-    return Detection(rows[0][2], conf, tuple([_candidate(r[2], round(r[0])) for r in rows]))
+    got = _candidates.get
+    return Detection(rows[0][2], conf, tuple([got(key) or _candidate(*key)
+                                              for key in [(r[2], round(r[0])) for r in rows]]))
 
 
-def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float) -> list[_Row]:
+def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
+            deferred: dict[str, _Pending] | None = None) -> list[_Row]:
     """Score exactly every provisional row (one stopped at its frequency bound) among the two
     best, until none is: the best and the second, hence the charset and the confidence, are
-    those of exact scores; a provisional row below them keeps its bound (D16).
+    those of exact scores; a provisional row below them keeps its bound (D16). A deferred row
+    (:func:`_undefer`) among them is classified first.
 
     A provisional row's bound is at least its exact score, so scoring it can only move it
     down; the single-byte row that set ``beat`` stays above every provisional row.
     """
     while True:
+        if deferred:
+            _undefer(rows, deferred)
         pending = [i for i in range(min(2, len(rows))) if rows[i][2] in provisional]
         if not pending:
             return rows
@@ -487,6 +606,24 @@ def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float)
             _, order, label, _ = rows[i]
             provisional.discard(label)
             score, exclusive = _score(sample, label, _CODECS[label], beat)
+            rows[i] = (score, order, label, exclusive)
+        rows.sort(key=_row_order)
+
+
+def _undefer(rows: list[_Row], deferred: dict[str, _Pending]) -> None:
+    """Classify every deferred row among the two best of ``rows`` (sorted), until none is.
+
+    A deferred row holds an upper bound of its score in place of the score :func:`_rank` would
+    have classified it to: once none is among the two best, the rows above the others are
+    those the scores would give, in the same order (D16).
+    """
+    while True:
+        pending = [i for i in range(min(2, len(rows))) if rows[i][2] in deferred]
+        if not pending:
+            return
+        for i in pending:
+            _, order, label, _ = rows[i]
+            score, exclusive = _classified(deferred.pop(label))
             rows[i] = (score, order, label, exclusive)
         rows.sort(key=_row_order)
 
@@ -500,6 +637,10 @@ def _undefined_bytes(table: str) -> bytes:
 
 
 _undefined: dict[str, bytes] = {}
+
+
+_ORDER = itemgetter(1)
+_SCORE = itemgetter(0)
 
 
 def _row_order(row: _Row) -> tuple[float, int]:
@@ -540,16 +681,19 @@ OURS_CHECK_BYTES = 1024
 _DOUBLE_BYTE = frozenset(("gbk", "big5", "shift_jis", "euc-kr", "euc-jp"))
 
 
-def _check_with_ours(sample: bytes, rows: list[_Row]) -> list[_Row]:
+def _check_with_ours(sample: bytes, rows: list[_Row], deferred: dict[str, _Pending] | None = None) -> list[_Row]:
     """Re-score a double-byte winner with onemail's own decoder (the one its label selects).
 
     Scoring used CPython's codecs; where the WHATWG decoder finds errors CPython did not, the
-    winner is scored again on onemail's text and the rows re-sorted (at most twice).
+    winner is scored again on onemail's text and the rows re-sorted (at most twice; a deferred
+    row that comes first is classified before, :func:`_undefer`).
     """
     from ..text import for_label
 
     sample = _sample(sample, OURS_CHECK_BYTES)
     for _ in range(2):
+        if deferred:
+            _undefer(rows, deferred)
         score, order, label, exclusive = rows[0]
         if label not in _DOUBLE_BYTE:
             break
@@ -630,7 +774,9 @@ def detect(data: bytes | bytearray | memoryview) -> Detection:
         declared = _declared(data)
         if declared is not None:
             return _single(declared, DECLARED_CONFIDENCE)
-        return _rank(data, _sample(data, SAMPLE_BYTES))
+        # (the sample starts at a character boundary before the first error: its own strict
+        # decode fails at the same byte)
+        return _rank(data, _sample(data, SAMPLE_BYTES), utf8_error=exc.start - _sample_start(data))
     if data.isascii():  # NULs but no shape: ASCII control data
         return _seven_bit(data)
     return _utf8(data)

@@ -901,11 +901,11 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # extended list is the 0.0 of a set without languages)
     tops = list(map(max, map(call, _set_getters, repeat(share_term + [0.0]))))
     scale = -1.0 / _SCALE
-    # per page (C maps, in the order of the float sum it replaced): ub_sum * scale + top, less
+    # per page (in the order of the float sum it replaced): ub_sum * scale + top, less
     # MIX_NATS * mixed; pages without languages bound at the floor
-    mix_nats = list(map(mul, mixes, repeat(MIX_NATS)))
+    mix_nats = [m * MIX_NATS for m in mixes]
     case = _case_terms(ns, pick)
-    values = list(map(add, map(add, map(mul, ub_sums, repeat(scale)), map(tops.__getitem__, _bound_sets)), case))
+    values = [u * scale + tops[k] + c for u, k, c in zip(ub_sums, _bound_sets, case, strict=True)]
     if _floor_rows:
         floor_bound = high * math.log(FLOOR)
         for i in _floor_rows:
@@ -913,8 +913,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # (neg_order is unique per page: the tuples never compare further than it)
     bounds = sorted(zip(map(sub, values, mix_nats), _bound_negs, range(len(values)), strict=True), reverse=True)
     exact: list[tuple[float, int, str, float, int, float]] = []
-    # (page, language set, result) of each evaluation, for pages that read alike
-    evaluated: list[tuple[str, int, tuple[float, float, int]]] = []
+    # per language set, (page, result) of each evaluation, for pages that read alike
+    evaluated: dict[int, list[tuple[str, tuple[float, float, int]]]] = {}
     present = sum(map((1).__lshift__, bs))  # the bytes present, as a 256-bit int
     runner_up = None
     stop = len(bounds)
@@ -930,13 +930,17 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             stop = at
             break
         differs = _differs[label]
-        done = next((d for other, s, d in evaluated if s == set_no and not present & differs[other]), None)
+        done = None
+        for other, d in evaluated.get(set_no, ()):
+            if not present & differs[other]:
+                done = d
+                break
         if done is None:
             best, fit, lang = _evaluate(label, ns, pick, share_term, high)
             if best == -math.inf:
                 best = bound + mix - case[i]
             done = (best - mix + case[i], fit, lang)
-            evaluated.append((label, set_no, done))
+            evaluated.setdefault(set_no, []).append((label, done))
         exact.append((done[0], neg_order, label, done[1], done[2], mix))
         top = max(top, done[0])
     exact.sort(reverse=True)  # (neg_order is unique: one order, whenever it is sorted)
@@ -1061,8 +1065,9 @@ def _beta_binomials(k: int, m: int) -> list[float]:
         if len(_gamma_b) < _GAMMA_KEEP:
             _gamma_b[m] = y
     total = lg(k + m + SHARE_KAPPA)
-    # u + v - total - z per language, mapped in C in that order
-    return list(map(sub, map(sub, map(add, x, y), repeat(total)), betas))
+    # u + v - total - z per language, in that order (a comprehension's float operations are
+    # specialised: faster than maps of the operator functions)
+    return [u + v - total - z for u, v, z in zip(x, y, betas, strict=True)]
 
 
 #: ``log Γ(a + k)`` and ``log Γ(b + m)`` per language, by count (at most _GAMMA_KEEP counts each).
@@ -1081,8 +1086,8 @@ def _evaluate(label: str, ns: list[int], pick: _Pick, share_term: list[float], h
     assert shares is not None  # (a page with languages has their getter)
     scale = -1.0 / _SCALE
     sums = _unpack(sum(map(mul, ns, pick(packed))), fmt, len(langs_h))
-    # q * scale + share term + offset per language, mapped in C in that order
-    lls = list(map(add, map(add, map(mul, sums, repeat(scale)), shares(share_term)), offsets))
+    # q * scale + share term + offset per language, in that order
+    lls = [q * scale + h + o for q, h, o in zip(sums, shares(share_term), offsets, strict=False)]  # (shares: one more)
     best = max(lls)
     j = lls.index(best)  # the first best language, as a strict ">" scan finds it
     return best, min(1.0, math.exp(sums[j] * scale / high - langs_h[j][1])), langs_h[j][0]

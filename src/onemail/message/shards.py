@@ -86,7 +86,7 @@ from .containers import (
     walk_task,
 )
 from .formats import ReadContext
-from .mbox import MboxSpan, read_span, spans
+from .mbox import MboxSpan, read_span, split
 from .model import Message
 from .source import Source
 
@@ -219,28 +219,42 @@ def key(item: Found | Skipped) -> tuple[Any, ...]:
 
 
 def shards(paths: Iterable[str | os.PathLike[str]], *,
-           target_bytes: int = DEFAULT_TARGET_BYTES) -> Iterator[Shard]:
+           target_bytes: int = DEFAULT_TARGET_BYTES, taper: int = 0) -> Iterator[Shard]:
     """Plan ``paths`` into shards (module docstring), lazily, in the walk's order.
 
     :param paths: files, folders, or ``"-"`` for standard input (``str`` or ``os.PathLike``).
     :param target_bytes: bytes a shard holds at least (its last message or file completes it);
         a positive ``int``.
+    :param taper: ``0`` (the default), or a positive ``int`` T: the ranges near an mbox's end
+        get smaller, a range starting R bytes before the end holding at least ``min(
+        target_bytes, R // T)`` bytes, and at least ``min(target_bytes,``
+        :data:`TAPER_FLOOR_BYTES` ``)``: on a pool of workers the last shards of a big mbox are
+        small, so that the workers finish together (``onemail scan --jobs N`` uses T = 2N).
     :returns: an iterator of :class:`Shard`. Never raises ``OSError``: what cannot be planned
         is a ``"skipped"`` or ``"whole"`` shard whose reading says why.
     :raises TypeError: ``paths`` is a single path or holds something that is no path, or
-        ``target_bytes`` is not an ``int``.
-    :raises ValueError: ``target_bytes`` is not positive.
+        ``target_bytes`` or ``taper`` is not an ``int``.
+    :raises ValueError: ``target_bytes`` is not positive, or ``taper`` is negative.
     """
-    if not isinstance(target_bytes, int) or isinstance(target_bytes, bool):
-        raise TypeError(f"target_bytes must be an int, not {type(target_bytes).__name__}")
+    for name, value in (("target_bytes", target_bytes), ("taper", taper)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if target_bytes < 1:
         raise ValueError(f"target_bytes must be positive, not {target_bytes}")
+    if taper < 0:
+        raise ValueError(f"taper must be 0 or positive, not {taper}")
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise TypeError("paths must be a list of paths, not a single path")
-    return _plan(tasks(paths), target_bytes)
+    return _plan(tasks(paths), target_bytes, taper)
 
 
-def _plan(planned: Iterable[FileTask | Skipped], target: int) -> Iterator[Shard]:
+TAPER_FLOOR_BYTES = 1 << 20
+"""The smallest range a tapered plan (:func:`shards`' ``taper``) cuts near an mbox's end: 1 MiB,
+some 150 messages of mail, a few tenths of a second of reading, far above the milliseconds a
+shard costs to hand out."""
+
+
+def _plan(planned: Iterable[FileTask | Skipped], target: int, taper: int = 0) -> Iterator[Shard]:
     batch: list[FileTask] = []
     acc = 0
 
@@ -264,7 +278,7 @@ def _plan(planned: Iterable[FileTask | Skipped], target: int) -> Iterator[Shard]
             if batch:
                 yield close()
             if st is not None and stat.S_ISREG(st.st_mode):
-                yield from _plan_file(task, st, target)
+                yield from _plan_file(task, st, target, taper)
             else:  # standard input, a FIFO, a path gone: the per-file step reads or reports it
                 yield Shard("whole", (task,), count=1,
                             mtime_ns=st.st_mtime_ns if st is not None else -1)
@@ -284,7 +298,7 @@ def _plan(planned: Iterable[FileTask | Skipped], target: int) -> Iterator[Shard]
         yield close()
 
 
-def _plan_file(task: FileTask, st: os.stat_result, target: int) -> Iterator[Shard]:
+def _plan_file(task: FileTask, st: os.stat_result, target: int, taper: int = 0) -> Iterator[Shard]:
     """A regular file of ``target`` bytes or more: byte ranges when the walk reads it as an
     mbox, else one ``"whole"`` shard."""
     whole = Shard("whole", (task,), count=1, size=st.st_size, mtime_ns=st.st_mtime_ns)
@@ -300,7 +314,7 @@ def _plan_file(task: FileTask, st: os.stat_result, target: int) -> Iterator[Shar
                 yield whole
                 return
             first = 3 if head.startswith(_BOM) else 0
-            planned = list(_plan_mbox(f, task, first, st, target))
+            planned = list(_plan_mbox(f, task, first, st, target, taper))
     except OSError:
         planned = []
     # an mbox without a message, or one that could not be read: the per-file step says so
@@ -394,18 +408,22 @@ def _plan_pst(f: BinaryIO, task: FileTask, st: os.stat_result, target: int) -> l
 
 
 def _plan_mbox(f: BinaryIO, task: FileTask, first: int, st: os.stat_result,
-               target: int) -> Iterator[Shard]:
-    """Cut an open mbox into ranges of whole messages (module docstring)."""
+               target: int, taper: int = 0) -> Iterator[Shard]:
+    """Cut an open mbox into ranges of whole messages (module docstring; ``taper``:
+    :func:`shards`)."""
     size, mtime = st.st_size, st.st_mtime_ns
     start = -1  # separator offset of the open shard's first message; -1: none open
     index = first_index = count = last_end = 0
+    floor, want = min(target, TAPER_FLOOR_BYTES), target
     for span, _, w0 in _final_spans(f, first, size):
         if start < 0:
             start, first_index, count = w0 + span.separator, index, 0
+            if taper:
+                want = max(floor, min(target, (size - start) // taper))
         count += 1
         index += 1
         last_end = w0 + span.end
-        if last_end - start >= target:
+        if last_end - start >= want:
             yield Shard("mbox", (task,), start, last_end, first_index, count, size, mtime)
             start = -1
     if start >= 0:
@@ -439,20 +457,22 @@ def _final_spans(f: BinaryIO, start: int, size: int) -> Iterator[tuple[MboxSpan,
     need = 0
     while True:
         eof = w0 + len(window) >= size
-        found = list(spans(window))
+        found = list(split(window, 0, len(window)))
         if eof:
-            for span in found:
+            for span, _ in found:
                 yield span, window, w0
             return
         done = 0
         for k in range(len(found) - 2):
-            reach = _reach(f, window, w0, found[k], size)
-            if reach is not None and reach > w0 + found[k + 2].separator:
-                need = reach
-                break
-            yield found[k], window, w0
+            span, has_length = found[k]
+            if has_length:  # else no Content-Length field is in its header section
+                reach = _reach(f, window, w0, span, size)
+                if reach is not None and reach > w0 + found[k + 2][0].separator:
+                    need = reach
+                    break
+            yield span, window, w0
             done = k + 1
-        keep = found[done].separator if found else 0
+        keep = found[done][0].separator if found else 0
         w0 += keep
         window = window[keep:]
         grow = max(BLOCK_BYTES, len(window), need + BLOCK_BYTES - w0 - len(window))

@@ -1,0 +1,57 @@
+"""The mbox split as first written (before :class:`onemail.message.mbox._Marks`): every
+``"\\nFrom "`` line found by ``find`` and every message's header section read for a
+``Content-Length`` (M20-M22). The tests hold :func:`onemail.message.mbox.spans`, which searches
+ahead with the regular-expression engine and reads a header only when a ``content-length`` line
+is in it, to the same spans."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from onemail.message.mbox import (
+    Data,
+    MboxSpan,
+    _inside_length,
+    _length_field,
+    _length_target,
+    _starts_message,
+    _trim_end,
+)
+
+
+def reference_spans(data: Data, start: int = 0, end: int | None = None) -> Iterator[MboxSpan]:
+    """The spans of ``data[start:end]`` by the rule read straight (no marks)."""
+    n = len(data) if end is None else min(end, len(data))
+    if data[start:start + 5] != b"From ":
+        return
+    sep = start
+    while True:
+        nl = data.find(b"\n", sep, n)
+        if nl < 0:
+            return
+        first = nl + 1
+        length, body = _length_field(data, first, n)
+        if length is not None and body >= 0 and body + length <= n:
+            target = body + length
+            nxt = _length_target(data, target, n)
+            if nxt is not None:
+                conflict, quoted = _inside_length(data, body, target)
+                yield MboxSpan(first, target, sep, True, quoted, (), conflict)
+                if nxt < 0:
+                    return
+                sep = nxt
+                continue
+        unsplit: list[int] = []
+        j = first - 1
+        while True:
+            j = data.find(b"\nFrom ", j, n)
+            if j < 0:
+                yield MboxSpan(first, _trim_end(data, first, n), sep, False, True, tuple(unsplit))
+                return
+            line = j + 1
+            if _starts_message(data, line, n)[0]:
+                yield MboxSpan(first, _trim_end(data, first, line), sep, False, True, tuple(unsplit))
+                sep = line
+                break
+            unsplit.append(line)
+            j = line
