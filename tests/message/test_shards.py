@@ -750,3 +750,28 @@ def test_zip_shards_read_interleaved_and_after_another_archive(tmp_path):
     assert list(messages(planned[0])) == [_zip_changed(planned[0], "its central directory is not the one planned")]
     path.write_bytes(raw)
     assert [i for s in planned for i in messages(s)] == sequential
+
+
+def test_release_closes_the_zip_a_thread_holds_open(tmp_path):
+    """Reading a zip shard keeps its file open for the next shard of the same file; a library
+    user who is done closes it with ``release`` (idempotent)."""
+    from onemail.message.shards import release
+
+    path = tmp_path / "mail.zip"
+    _zipped(path, [(f"m{i}.eml", b"Subject: s%d\n\nbody\n" % i) for i in range(20)])
+    planned = list(onemail.shards([path], target_bytes=1))
+    assert {s.kind for s in planned} == {"zip"} and len(planned) > 1
+
+    def open_fds() -> set[str]:
+        return {os.readlink(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")
+                if os.path.exists(f"/proc/self/fd/{fd}")}
+
+    subjects = [r["subject"] for s in planned for r in onemail.records(s)]
+    assert subjects == [f"s{i}" for i in range(20)]
+    assert str(path) in open_fds()
+    release()
+    assert str(path) not in open_fds()
+    release()  # nothing held: no effect
+    assert [r["subject"] for r in onemail.records(planned[0])][:1] == ["s0"]  # opens it again
+    release()
+    assert str(path) not in open_fds()

@@ -61,7 +61,7 @@ import math
 import re
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._binary import bom_charset, utf16_32_shape
 from ._langmodel import good_share, high_byte_counts, rank_single_byte
@@ -643,8 +643,8 @@ _ORDER = itemgetter(1)
 _SCORE = itemgetter(0)
 
 
-def _row_order(row: _Row) -> tuple[float, int]:
-    """Best score first, ties in the design's order."""
+def _row_order(row: tuple[float, int, Any, Any]) -> tuple[float, int]:
+    """Best score first, ties in the design's order (a row, or a row still to classify)."""
     return -row[0], row[1]
 
 

@@ -98,6 +98,7 @@ __all__ = [
     "key",
     "messages",
     "records",
+    "release",
     "shards",
 ]
 
@@ -548,6 +549,9 @@ def records(shard: Shard, *, repair: bool = False) -> Iterator[dict[str, Any]]:
     message that could not be read, an mbox range changed since planning among them, is a
     record whose ``error`` says why.
 
+    A zip or PST shard leaves its file open for this thread's next shard of the same file;
+    :func:`release` closes it.
+
     :param shard: a :class:`Shard` from :func:`shards`.
     :param repair: as for :func:`onemail.read`.
     :raises TypeError: ``shard`` is not a :class:`Shard`.
@@ -729,6 +733,23 @@ class _Held(threading.local):
 
 
 _HELD = _Held()
+
+
+def release() -> None:
+    """Close the zip archive or PST/OST store this thread holds open from reading shards.
+
+    Reading a zip or PST shard (:func:`messages`, :func:`records`) keeps its file open for the
+    next shard of the same file in the same thread, so the shards of one archive a worker reads
+    one after another open it once. A program that is done with shards calls this to close it
+    (a worker process needs not: the file closes at exit). Idempotent; never raises ``OSError``
+    (a close that fails is ignored: the file was only read).
+    """
+    if _HELD.busy:
+        return  # an unfinished shard of this thread still reads it: closed by the next open
+    try:
+        _HELD.drop()
+    except OSError:
+        _HELD.key = _HELD.file = _HELD.opened = None
 
 
 def _identity(st: os.stat_result, file: str, opener: Any) -> tuple[Any, ...]:
