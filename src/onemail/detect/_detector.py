@@ -557,7 +557,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
                 first, second = row[0], first
             elif row[0] > second:
                 second = row[0]
-        waiting.sort(key=lambda row: (-row[0], row[1]))  # (_row_order, for the pending rows)
+        waiting.sort(key=_row_order)
         for bound, order, label, pending in waiting:
             if bound < second:
                 rows.append((bound, order, label, False))
