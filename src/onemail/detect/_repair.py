@@ -1568,9 +1568,11 @@ def _log_ratios(text: str, languages: tuple[int, ...] = (0, 1)) -> tuple[list[fl
     text's code units for all), and the number of non-ASCII characters."""
     tables = _chinese_by_code()
     if len(text) <= _CHINESE_PIECE:  # (one piece: the common case, without the loop)
+        high = len(text) - len(text.encode("ascii", "ignore"))
+        if 4 * high < len(text):
+            text = _ASCII_RUNS.sub("", text)  # (mostly ASCII: only the rest looked up)
         units = array("H", text.encode(_UTF16, "surrogatepass"))
-        return ([sum(map(tables[language].__getitem__, units)) for language in languages],
-                len(text) - len(text.encode("ascii", "ignore")))
+        return [sum(map(tables[language].__getitem__, units)) for language in languages], high
     look_ups = [tables[language].__getitem__ for language in languages]
     totals = [0.0] * len(languages)
     high = 0
@@ -1586,6 +1588,7 @@ def _log_ratios(text: str, languages: tuple[int, ...] = (0, 1)) -> tuple[list[fl
 
 
 _CHINESE_PIECE = 1 << 14
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
 
 
 def _languages(text: str) -> tuple[int, ...]:
@@ -1749,10 +1752,15 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
         chinese_odds = False
-        if wrong in _OTHER_CHINESE and right in _CHINESE_PAGES:
-            # (between GBK and Big5, before any scoring: mostly rare ideographs, D10, or D65's odds)
-            chinese_odds = _chinese_reading(wrong, right, current, out)
-            if not chinese_odds and not _odd_east(counts.han, counts.common, current):
+        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not _odd_east(counts.han, counts.common, current):
+            # (before any scoring: an input of no mostly rare ideographs, D10, reads as GBK or
+            # Big5 only through D65's odds, from the other of the two, or as D51's Hangul that is
+            # no Korean, from EUC-KR)
+            if wrong in _OTHER_CHINESE:
+                chinese_odds = _chinese_reading(wrong, right, current, out)
+                if not chinese_odds:
+                    continue
+            elif wrong != "euc-kr" or not _not_korean(current):
                 continue
         western_checked = False
         if wrong in _CJK_PAGES and right in _WESTERN:
