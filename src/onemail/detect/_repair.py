@@ -408,9 +408,10 @@ def rare_chars(text: str) -> int:
         # model's sources lack (Tajik "ҳ ӯ", Uzbek, Bashkir): none is rare (the Supplement's
         # letters, U+0500.., are: "ԥ" is GBK's 0xD4 0xA5 read as UTF-8)
         chars += [chr(cp) for cp in range(0x400, 0x500) if chr(cp).isalpha()]
-        # so is every letter of the Greek, Hebrew, Arabic and Thai blocks (D73: the model knows
-        # one language of each script, or a few; their marks and points stay rare)
-        chars += [chr(cp) for lo, hi in ((0x370, 0x400), (0x5D0, 0x5F0), (0x620, 0x700), (0xE01, 0xE50))
+        # so is every letter of the modern Greek, Hebrew, Arabic and Thai alphabets (D74: the
+        # model knows one language of each script, or a few; their marks and points, and the
+        # archaic and Coptic letters of the Greek block, stay rare)
+        chars += [chr(cp) for lo, hi in ((0x386, 0x3D0), (0x5D0, 0x5EB), (0x621, 0x64B), (0xE01, 0xE4F))
                   for cp in range(lo, hi) if chr(cp).isalpha()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
     return _count(_RARE, text) + _count(_STRAY, text)
@@ -456,7 +457,7 @@ def _glued_letters(text: str) -> int:
 
 
 #: Letters of a non-Latin alphabet right before an ASCII letter, with no ASCII letter or digit
-#: before them (D73, the other side of D54's): ``≈Ωit``, Mac Roman's reading of UTF-8 ``Žit``.
+#: before them (D54, both sides): ``≈Ωit``, Mac Roman's reading of UTF-8 ``Žit``.
 _FRONT_HINT = re.compile(r"[\u0370-\u0e7f][A-Za-z]")
 _GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Za-z])")
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
@@ -640,6 +641,12 @@ def _only_lone_signs(text: str) -> bool:
 
 
 def _consistent(text: str) -> bool:
+    """True when the letters of ``text`` are one language's (:func:`_one_language`) or have the
+    shape of a Western word's accents (:func:`_western_letters`, D79)."""
+    return _one_language(text) or _western_letters(text)
+
+
+def _one_language(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
     letters mostly common in one language. A sign of every language between ASCII
     characters (:func:`_lone_sign_re`: ``’ “ – …``) is no language's and not counted (D44:
@@ -666,7 +673,13 @@ def _consistent(text: str) -> bool:
 
 
 def _consistent_bytes(data: bytes, page: str) -> bool:
-    """:func:`_consistent` of ``data`` decoded (without error) by ``page``, a page of one
+    """:func:`_consistent` of ``data`` decoded (without error) by ``page``, counted on the
+    bytes."""
+    return _one_language_bytes(data, page) or _western_letter_bytes(data, page)
+
+
+def _one_language_bytes(data: bytes, page: str) -> bool:
+    """:func:`_one_language` of ``data`` decoded (without error) by ``page``, a page of one
     non-ASCII character per high byte: the same counts taken on the bytes (``bytes.translate``
     and a ``Counter`` of the letter bytes), where the text would be walked character by
     character."""
@@ -687,6 +700,80 @@ def _consistent_bytes(data: bytes, page: str) -> bool:
     for b, n in Counter(letter_bytes).items():
         letters[cast(str, keys_of[b])] += n  # (a letter byte: its key is set)
     return _best_language(letters) >= CONSISTENT * total
+
+
+def _western_letters(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are Latin letters of U+00C0..U+017F, small
+    ones or a capital that starts a word before a small letter, and punctuation every language
+    uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an
+    ASCII letter beside it, no punctuation right before a letter (D79): the shape of a Western
+    word's accents (``osiónibl``, ``sseiße``, ``Ãos``, ``“Ilitersér”…``), which a CJK page's
+    text read as windows-1252 does not have: each of its characters is two bytes, mostly both
+    high (``ÔÚ``, ``¿Ý``: capitals and signs), its letters stand among other high bytes
+    (Shift_JIS ``日本`` is ``“ú–{``), and a sign opens them (``‚â`` is ``や``, D44). Decides
+    when no single language of the model has the letters (a language it lacks, or one left out:
+    ``ñ`` with ``á`` is Spanish only)."""
+    letter, alone, sign, sign_before = _western_letter_res()
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    letters = _count(letter, text)
+    return (bool(letters) and letters + _count(sign, text) == n_high and alone.search(text) is None
+            and sign_before.search(text) is None)
+
+
+def _western_letter_bytes(data: bytes, page: str) -> bool:
+    """:func:`_western_letters` of ``data`` read by ``page`` (one character per byte), counted
+    on the bytes."""
+    found = _western_bytes.get(page)
+    if found is None:
+        small, capital, _ = _WESTERN_CLASSES
+        sign = _western_letter_res()[2]
+        chars = [(b, _decode(bytes((b,)), page) or "") for b in range(0x80, 0x100)]
+
+        def cls(chosen: str) -> bytes:
+            return b"".join(re.escape(bytes((b,))) for b, c in chars if c and c in chosen)
+
+        low, cap = cls(small), cls(capital)
+        signs = b"".join(re.escape(bytes((b,))) for b, c in chars if c and sign.fullmatch(c))
+        found = _western_bytes[page] = (
+            re.compile(rb"[" + low + rb"]|(?<![A-Za-z0-9" + low + cap + rb"])[" + cap + rb"](?=[a-z" + low + rb"])"),
+            re.compile(rb"(?<![A-Za-z" + low + cap + rb"])[" + low + cap + rb"]+(?![A-Za-z" + low + cap + rb"])"),
+            re.compile(b"[" + signs + b"]") if signs else None,
+            re.compile(b"[" + signs + b"](?=[" + low + cap + b"])") if signs else None)
+    n_high = len(data.translate(None, _ASCII_BYTES))
+    letters = _count(found[0], data)
+    n_signs = _count(found[2], data) if found[2] is not None else 0
+    return (bool(letters) and letters + n_signs == n_high and found[1].search(data) is None
+            and (found[3] is None or found[3].search(data) is None))
+
+
+#: The punctuation of Latin-1 and General Punctuation (the signs of every language D79 allows:
+#: quotes, dashes, the ellipsis; not ``° © ® € ™``).
+_ALL_BMP_PUNCT = "".join(chr(cp) for cp in (*range(0xA0, 0x100), *range(0x2000, 0x2070))
+                         if unicodedata.category(chr(cp))[0] == "P")
+#: D79's small and capital Latin letters (U+00C0..U+017F).
+_WESTERN_CLASSES: tuple[str, str, str] = (
+    "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isalpha() and chr(cp).islower()),
+    "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isalpha() and chr(cp).isupper()),
+    _ALL_BMP_PUNCT)
+_western_bytes: dict[str, tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes] | None,
+                                re.Pattern[bytes] | None]] = {}
+_WESTERN_LETTERS: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = []
+
+
+def _western_letter_res() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The patterns of :func:`_western_letters`: a letter (a small one, or a capital that starts
+    a word before a small letter), a run of letters with no ASCII letter on either side, a sign
+    of every language that is punctuation, and such a sign right before a letter (``‚â`` is
+    Shift_JIS ``や``, D44: a sign closes a word's accents, ``ér”…``, it does not open them)."""
+    if not _WESTERN_LETTERS:
+        small, capital, _ = _WESTERN_CLASSES
+        low, cap = re.escape(small), re.escape(capital)
+        sign = "[" + "".join(re.escape(ch) for ch in re.findall(f"[{_every_language_signs()}]", _ALL_BMP_PUNCT)) + "]"
+        _WESTERN_LETTERS.append((
+            re.compile(f"[{low}]|(?<![A-Za-z0-9{low}{cap}])[{cap}](?=[a-z{low}])"),
+            re.compile(f"(?<![A-Za-z{low}{cap}])[{low}{cap}]+(?![A-Za-z{low}{cap}])"),
+            re.compile(sign), re.compile(f"{sign}(?=[{low}{cap}])")))
+    return _WESTERN_LETTERS[0]
 
 
 def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None], re.Pattern[bytes] | None]:
@@ -713,9 +800,12 @@ _ASCII_BYTES = bytes(range(128))
 
 
 def _east_ok(new: Counts) -> bool:
-    """A CJK reading: two East Asian characters at least, none isolated, a run of two."""
+    """A CJK reading: two East Asian characters at least, a run of two, none isolated against
+    an ASCII letter unless the reading is mostly East Asian (D73, as D11's Latin
+    prose: ``1个SD卡`` in Chinese is ordinary mixing)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
-    return new_east >= 2 and not new.wedged and new_east - new.lone >= 2
+    return (new_east >= 2 and (not new.wedged or new.ascii_letters < LATIN_PROSE * (new_east + new.wedged))
+            and new_east + new.wedged - new.lone >= 2)
 
 
 def _western_shape(text: str) -> bool:
@@ -979,6 +1069,14 @@ def _in_word(m: re.Match[str], page: str) -> bool:
         return False
     before = m.string[m.start() - 1]
     return before.isalpha() and (page == "macintosh" or before.islower())
+
+
+def _common_letters_only(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are at least two letters, each common in
+    some language (D77)."""
+    high = [ch for ch in text if not ch.isascii()]
+    fields = _letter_fields()
+    return len(high) >= 2 and all(ch.lower() in fields for ch in high)
 
 
 def _sign_in_word(m: re.Match[str], page: str) -> bool:
@@ -1776,8 +1874,12 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
-                current, wrong, memo) + MARGIN) and not (score > base and chinese_odds):
-            continue  # (between GBK and Big5 the model's odds stand in for the margin, D65)
+                current, wrong, memo) + MARGIN) and not (score > base and chinese_odds) and not (
+                wrong == "euc-kr" and right == "utf-8" and counts.han and not counts.hangul and score >= base
+                and _common_letters_only(out)):
+            # (between GBK and Big5 the model's odds stand in for the margin, D65; Hanja without
+            # Hangul is no Korean: its reading into letters needs no margin, D77)
+            continue
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
         if _vetoed(group, new_group, right) and not (
@@ -1867,7 +1969,7 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     text, cannot tell them apart. Only readings within ``MARGIN`` of the best score compete;
     the fit is :func:`onemail.detect._langmodel.page_log_likelihood` of the bytes read by
     ``right``; ties keep the pair order."""
-    from ._langmodel import page_log_likelihood
+    from ._langmodel import MIX_NATS, page_log_likelihood
 
     top = best[0][2]
     competing = [row for row in western if row[0] >= top - MARGIN]
@@ -1881,11 +1983,21 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
         if fit is None:
             data = _encode(current, wrong)
             fit = page_log_likelihood(data, right) if data is not None else -math.inf
+            if data is not None:
+                # an ASCII sign between two letters is no word's (D78)
+                fit -= MIX_NATS * _count(_ASCII_SIGN_IN_WORD, data)
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
             chosen, chosen_fit = (best[0], wrong, right, how), fit
     return chosen if chosen is not None else best
+
+
+#: An ASCII sign between two letters (bytes of a single-byte page; a letter: an ASCII one or a
+#: high byte): ``Nemù}s``, ``ä`echiles``, where another CJK page reads ``Nemüss``,
+#: ``èsechiles`` (D78). Not the apostrophe, hyphen, full stop, comma, colon, slash, ampersand,
+#: question and exclamation marks that do stand between letters (``don't``, ``e.g``).
+_ASCII_SIGN_IN_WORD = re.compile(rb"(?<=[A-Za-z\x80-\xff])[\"#$%()*+;<=>@\[\\\]^_`{|}~](?=[A-Za-z\x80-\xff])")
 
 
 def _step_text(text: str, wrong: str, right: str, how: str) -> str:
