@@ -1657,57 +1657,77 @@ def _chinese_log_ratio(text: str, language: int = 0) -> tuple[float, int]:
     """The sum over the non-ASCII characters of ``text`` of ``log(P / P_random)`` as Chinese
     (``language`` 0) or Japanese (1) (:func:`_chinese_nats`), in nats, and their number (D65)
     (a character beyond U+FFFF counts as two unseen ones)."""
-    look_up = _chinese_by_code()[language].__getitem__
-    total = 0.0
+    nats, n = _log_ratios(text, (language,))
+    return nats[0], n
+
+
+def _log_ratios(text: str, languages: tuple[int, ...] = (0, 1)) -> tuple[list[float], int]:
+    """:func:`_chinese_log_ratio` of ``text`` for each of ``languages`` (one reading of the
+    text's code units for all), and the number of non-ASCII characters."""
+    tables = _chinese_by_code()
+    if len(text) <= _CHINESE_PIECE:  # (one piece: the common case, without the loop)
+        high = len(text) - len(text.encode("ascii", "ignore"))
+        if 4 * high < len(text):
+            text = _ASCII_RUNS.sub("", text)  # (mostly ASCII: only the rest looked up)
+        units = array("H", text.encode(_UTF16, "surrogatepass"))
+        return [sum(map(tables[language].__getitem__, units)) for language in languages], high
+    look_ups = [tables[language].__getitem__ for language in languages]
+    totals = [0.0] * len(languages)
     high = 0
     # (in pieces: each piece's copies, not the whole text's; a piece may end inside a surrogate
     # pair, whose two units count alike either way)
     for start in range(0, len(text), _CHINESE_PIECE):
         piece = text[start:start + _CHINESE_PIECE]
-        total += sum(map(look_up, array("H", piece.encode(_UTF16, "surrogatepass"))))
+        units = array("H", piece.encode(_UTF16, "surrogatepass"))
+        for i, look_up in enumerate(look_ups):
+            totals[i] += sum(map(look_up, units))
         high += len(piece) - len(piece.encode("ascii", "ignore"))
-    return total, high
+    return totals, high
 
 
 _CHINESE_PIECE = 1 << 14
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
+
+
+def _languages(text: str) -> tuple[int, ...]:
+    """The languages ``text`` may be as it stands (D65): Chinese, and Japanese when it holds
+    kana (Japanese text writes them; kanji alone are Chinese characters to the model)."""
+    return (0, 1) if _KANA.search(text) is not None else (0,)
 
 
 def _may_be_chinese_reading(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` (at least ``CHINESE_MIN``) are on average
-    less than ``CHINESE_NATS`` likelier than random ones as Chinese and as Japanese (D65): the
-    other Chinese page's reading of them may be the text."""
-    for language in (0, 1):
-        nats, n = _chinese_log_ratio(text, language)
-        if n < CHINESE_MIN or nats >= CHINESE_NATS * n:
-            return False
-    return True
+    less than ``CHINESE_NATS`` likelier than random ones as Chinese (and as Japanese, with kana)
+    (D65): the other Chinese page's reading of them may be the text."""
+    if len(text) - len(text.encode("ascii", "ignore")) < CHINESE_MIN:
+        return False
+    nats, n = _log_ratios(text, _languages(text))
+    return max(nats) < CHINESE_NATS * n
 
 
 def _no_chinese(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are no likelier than random characters of
-    GBK and Big5, as Chinese and as Japanese (D67): a reading of other bytes, whose ideographs
-    earn no frequency points; at least ``KOREAN_MIN`` non-ASCII characters, as D51 asks of
-    Hangul."""
-    for language in (0, 1):
-        nats, n = _chinese_log_ratio(text, language)
-        if n < KOREAN_MIN or nats > 0:
-            return False
-    return True
+    GBK and Big5, as Chinese (and as Japanese, with kana) (D67): a reading of other bytes, whose
+    ideographs earn no frequency points; at least ``KOREAN_MIN`` non-ASCII characters, as D51
+    asks of Hangul."""
+    if len(text) - len(text.encode("ascii", "ignore")) < KOREAN_MIN:
+        return False
+    nats, _ = _log_ratios(text, _languages(text))
+    return max(nats) <= 0
 
 
 def _chinese_reading(wrong: str, right: str, old_text: str, new_text: str) -> bool:
     """True when a step between GBK and Big5 reads ``old_text`` into Chinese (D65): the reading
     has at least ``CHINESE_MIN`` non-ASCII characters, likelier as Chinese than random ones, and
-    is at least ``CHINESE_ODDS_NATS`` likelier as Chinese than ``old_text`` is as Chinese or as
-    Japanese (the two readings of the same bytes: each two-byte character of one is a two-byte
+    is at least ``CHINESE_ODDS_NATS`` likelier as Chinese than ``old_text`` is as Chinese or (with
+    kana) as Japanese (the two readings of the same bytes: each two-byte character of one is a two-byte
     character of the other)."""
     if wrong not in _CHINESE_PAGES or right not in _CHINESE_PAGES:
         return False
     new_nats, n = _chinese_log_ratio(new_text)
     if n < CHINESE_MIN or new_nats <= 0:
         return False
-    old_nats = max(_chinese_log_ratio(old_text, language)[0] for language in (0, 1))
-    return new_nats - old_nats >= CHINESE_ODDS_NATS
+    return new_nats - max(_log_ratios(old_text, _languages(old_text))[0]) >= CHINESE_ODDS_NATS
 
 
 def _east_input(old: Counts, text: str) -> bool:
@@ -1829,6 +1849,17 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        chinese_odds = False
+        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not _odd_east(counts.han, counts.common, current):
+            # (before any scoring: an input of no mostly rare ideographs, D10, reads as GBK or
+            # Big5 only through D65's odds, from the other of the two, or as D51's Hangul that is
+            # no Korean, from EUC-KR)
+            if wrong in _OTHER_CHINESE:
+                chinese_odds = _chinese_reading(wrong, right, current, out)
+                if not chinese_odds:
+                    continue
+            elif wrong != "euc-kr" or not _not_korean(current):
+                continue
         western_checked = False
         if wrong in _CJK_PAGES and right in _WESTERN:
             # _plausible_step's conditions of Western text read as a CJK page, before any
@@ -1843,8 +1874,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
-                current, wrong, memo) + MARGIN) and not (
-                score > base and wrong in _CHINESE_PAGES and _chinese_reading(wrong, right, current, out)) and not (
+                current, wrong, memo) + MARGIN) and not (score > base and chinese_odds) and not (
                 wrong == "euc-kr" and right == "utf-8" and counts.han and not counts.hangul and score >= base
                 and _common_letters_only(out)):
             # (between GBK and Big5 the model's odds stand in for the margin, D65; Hanja without
