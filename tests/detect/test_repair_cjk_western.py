@@ -123,6 +123,12 @@ def test_d78_an_ascii_sign_inside_a_word_is_no_reading() -> None:
     for original, page, step in (("Avard \u00e8sechiles rendr occ", "big5", "big5"),
                                  ("Nem\u00fcss. Ritlials. Ernsche elc gradierse.", "gbk", "gbk")):
         assert repair(_moji(original, "cp1252", page)) == Repair(original, ((step, "windows-1252"),))
+    from onemail.detect._repair import _not_in_words
+
+    # a guillemet or an inverted question mark inside a word, a capital after a small letter
+    assert [_not_in_words(t) for t in ("a\u00e5\u00bbe", "ngr\u00bfOzi", "Uktie\u00c4b", "DieRi")] == [1, 1, 1, 1]
+    assert [_not_in_words(t) for t in ("a\u00e7\u00f5e", "Uktie\u00dft", "l\u2019\u00e9t\u00e9", "col\u00b7lecci\u00f3",
+                                        "don't, e.g. well-known")] == [0, 0, 0, 0, 0]
 
 
 def test_d79_western_accents_of_no_single_language() -> None:

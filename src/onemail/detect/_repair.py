@@ -1817,8 +1817,8 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
             data = _encode(current, wrong)
             fit = page_log_likelihood(data, right) if data is not None else -math.inf
             if data is not None:
-                # an ASCII sign between two letters is no word's (D78)
-                fit -= MIX_NATS * _count(_ASCII_SIGN_IN_WORD, data)
+                # a sign between two letters, a capital after a small letter: no word's (D78)
+                fit -= MIX_NATS * _not_in_words(_decode(data, right) or "")
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
@@ -1826,11 +1826,25 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     return chosen if chosen is not None else best
 
 
-#: An ASCII sign between two letters (bytes of a single-byte page; a letter: an ASCII one or a
-#: high byte): ``Nemù}s``, ``ä`echiles``, where another CJK page reads ``Nemüss``,
-#: ``èsechiles`` (D78). Not the apostrophe, hyphen, full stop, comma, colon, slash, ampersand,
-#: question and exclamation marks that do stand between letters (``don't``, ``e.g``).
-_ASCII_SIGN_IN_WORD = re.compile(rb"(?<=[A-Za-z\x80-\xff])[\"#$%()*+;<=>@\[\\\]^_`{|}~](?=[A-Za-z\x80-\xff])")
+def _not_in_words(text: str) -> int:
+    """The places of ``text`` that no word writes (D78): a sign between two letters (an ASCII
+    sign but the apostrophe, hyphen, full stop, comma, colon, slash, ampersand, question and
+    exclamation marks, which do stand there: ``don't``, ``e.g``; or punctuation, a symbol or a
+    number of Latin-1 and General Punctuation but the apostrophes, acute accent and middle dot),
+    and a capital right after a small letter (D29's rule)."""
+    if not _IN_WORDS:
+        low = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).islower())
+        cap = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isupper())
+        signs = "".join(re.escape(chr(cp)) for cp in (*range(0xA1, 0xC0), 0xD7, 0xF7, *range(0x2010, 0x2070),
+                                                       0x20AC, 0x2122)
+                        if unicodedata.category(chr(cp))[0] in "PSN" and chr(cp) not in "\u2018\u2019\u00b4\u00b7")
+        _IN_WORDS.append(re.compile(
+            f"(?<=[A-Za-z{low}{cap}])[\"#$%()*+;<=>@\\[\\\\\\]^_`{{|}}~{signs}](?=[A-Za-z{low}{cap}])"
+            f"|(?<=[a-z{low}])[A-Z{cap}]"))
+    return _count(_IN_WORDS[0], text)
+
+
+_IN_WORDS: list[re.Pattern[str]] = []
 
 
 def _step_text(text: str, wrong: str, right: str, how: str) -> str:
