@@ -172,6 +172,23 @@ def _fields(name: bytes, value: bytes, n: int) -> bytes:
     return _eml(field * max(1, n // len(field)), b"x\r\n")
 
 
+def address_quotes(n: int) -> bytes:
+    """``To:`` fields of ``"\\`` repeated: every quote unterminated (each scanned to the
+    field's end, before: quadratic)."""
+    return _fields(b"To", _repeat(b'"\\', min(n, 1 << 20) - 8), n)
+
+
+def comment_parens(n: int) -> bytes:
+    """``Content-Transfer-Encoding:`` of ``(\\`` repeated: comments that never close (a
+    regular expression tried from every ``(``, before: quadratic)."""
+    return _fields(b"Content-Transfer-Encoding", _repeat(b"(\\", min(n, 1 << 20) - 32), n)
+
+
+def many_fields(n: int) -> bytes:
+    """A header of ``n / 7`` fields ``X-A: b``."""
+    return _eml(b"X-A: b\r\n" * (n // 8), b"x\r\n")
+
+
 def _body(label: bytes, body: bytes) -> bytes:
     return _eml(b"Content-Type: text/plain; charset=" + label + b"\r\n", body)
 
@@ -347,6 +364,9 @@ CLASSES = {
     "nul-text-export": (nul_body(b"text/plain"), export_run, "onemail export: text/plain of NULs"),
     "nul-html-export": (nul_body(b"text/html"), export_run, "onemail export: text/html of NULs"),
     "nul-utf16-unaligned": (nul_utf16_unaligned, read_run, "read(): UTF-16 NUL bytes off the units"),
+    "address-quotes": (address_quotes, read_run, "read(): To: of unterminated quotes"),
+    "comment-parens": (comment_parens, read_run, "read(): CTE of unclosed comments"),
+    "many-fields": (many_fields, read_run, "read(): a header of 8-byte fields"),
 }
 
 

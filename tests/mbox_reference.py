@@ -6,6 +6,7 @@ is in it, to the same spans."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from onemail.message.mbox import (
@@ -55,3 +56,25 @@ def reference_spans(data: Data, start: int = 0, end: int | None = None) -> Itera
                 break
             unsplit.append(line)
             j = line
+
+
+#: Lines and fields the mbox rules look at, for random mailboxes (``%d``: a random length).
+ENVELOPE = b"From a@b Sat Jan  1 00:00:00 2000\n"
+PIECES = (ENVELOPE, b"From - Mon Jan  1 00:00:00 2020\n", b"From \n", b"From 9:30 until 10:00\n",
+          b"From :x\n", b"From: a@b\n", b"Subject: hi\n", b"Date: Mon\n", b"X-Foo: bar\n",
+          b"Content-Length: %d\n", b"content-LENGTH:%d\r\n", b"CONTENT-LENGTH : %d\n",
+          b"Content-Length: 99999999999\n", b"\n", b"\r\n", b"body line\n", b">From x\n", b" cont\n",
+          b"From x\r\n", b"Received: x\r\n", b"X-Content-Length: 3\n", b"Content-Lengthy: 3\n")
+
+
+def random_mailbox(rng: random.Random) -> bytes:
+    """A mailbox of :data:`PIECES` (about one in twenty a whole message whose Content-Length
+    is right, its body pieces too), starting with a separator four times in ten."""
+    out = bytearray(b"From x\n" if rng.random() < 0.4 else b"")
+    for _ in range(rng.randint(0, 60)):
+        piece = rng.choice(PIECES)
+        if rng.random() < 0.05:  # a message whose Content-Length is right (its body: pieces too)
+            body = b"".join(rng.choice(PIECES).replace(b"%d", b"2") for _ in range(rng.randint(0, 6)))
+            piece = ENVELOPE + b"Subject: l\nContent-Length: %d\n\n" % len(body) + body + rng.choice([b"", b"\n"])
+        out += piece % rng.randint(0, 80) if b"%d" in piece else piece
+    return bytes(out)

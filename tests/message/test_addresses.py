@@ -191,3 +191,26 @@ def test_the_fast_path_gives_what_the_parser_gives(mailboxes, sep):
     fast = A._simple(raw)
     slow = tuple(A._Parser(raw, A._W1252, "h", []).parse())
     assert fast is None or fast == slow
+
+
+def test_t84_raw_iso_2022_jp_in_subject_and_addresses():
+    """Fresh-user report F3: the all-ASCII fast path of decode_header left raw ISO-2022-JP in
+    Subject as its escapes, and the address parser dropped each ESC as a control and read the
+    return escape's ``(`` as a comment. A JIS run is one opaque piece (T84) as a word, inside
+    a quoted string and inside a comment; a space ends a run that never returns to ASCII."""
+    from onemail.message import read
+
+    jis = b"\x1b$B2q5D\x1b(B"  # 会議
+    msg = read(b"Subject: " + jis + b"\r\nFrom: " + jis + b" <a@b>\r\nTo: \"" + jis
+               + b"\" <c@d>, e@f (" + jis + b"), Taro" + jis + b" <g@h>\r\n\r\nhi\r\n")
+    assert msg.subject == "会議"
+    assert [(a.name, a.address) for a in msg.from_ + msg.to] == [
+        ("会議", "a@b"), ("会議", "c@d"), ("会議", "e@f"), ("Taro会議", "g@h")]
+    assert {(i.kind.value, i.where) for i in msg.issues} == {
+        ("AmbiguousRawIso2022", "header:Subject"), ("AmbiguousRawIso2022", "header:From"),
+        ("AmbiguousRawIso2022", "header:To")}
+    # JIS codes that are specials: 0x22 0x5C (∠) in a quoted string, 0x22 0x21 (◆) bare
+    assert read(b'From: "\x1b$B"\\\x1b(B" <a@b>\n\n').from_[0].name == "∠"
+    assert read(b"From: \x1b$B\"!\x1b(B <a@b>\n\n").from_[0].name == "◆"
+    # no return to ASCII: the run ends at the space
+    assert [(a.name, a.address) for a in read(b"From: \x1b$B2q5D <a@b>\n\n").from_] == [("会議", "a@b")]

@@ -95,3 +95,42 @@ def test_high_bytes_declared_utf7_or_iso_2022_jp_are_mislabelled():
         part = msg.parts[0]
         assert (part.charset, part.charset_source, part.text) == ("windows-1256", "detected", "\u06d2" * 200_000)
         assert _issues(part.issues) == [("AmbiguousMislabelledCharset", "part:1", 0, 200_000, 1)]
+
+
+def test_address_of_unterminated_quotes_scans_once(monkeypatch):
+    """Fresh-user report F1: each of 10,000 unterminated quotes in ``To:`` scanned to the end
+    of the value (20 KB: 10 s, 40 KB: 47 s). After the first unterminated quote every later one
+    is unterminated too, so one scan decides them all."""
+    from onemail.message import addresses
+
+    calls = []
+    delimited = addresses._delimited
+
+    def counted(raw, pos, close):
+        calls.append(pos)
+        return delimited(raw, pos, close)
+
+    monkeypatch.setattr(addresses, "_delimited", counted)
+    msg = read(b"To: " + b'"\\' * 10_000 + b"\n\nx\n")
+    assert calls == [1]
+    assert msg.to == () and msg.error is None
+    assert {i.kind.value for i in msg.issues} == {"MalformedAddress", "TooManyIssues"}
+    # a quote after an escaped one still closes where it does
+    assert [(a.name, a.address) for a in read(b'To: "a\\" b" <x@y>\n\n').to] == [('a" b', "x@y")]
+
+
+def test_comments_stripped_in_one_pass():
+    """Fresh-user report F2: a comment regular expression tried from each of 16,000 unclosed
+    ``(`` (9 s for 32 KB of ``(\\``). strip_comments is one pass: nested comments and a
+    backslash inside them as RFC 5322 3.2.2 has them; an unclosed ``(`` stays."""
+    from onemail.message.headers import strip_comments, token
+
+    assert strip_comments(b"(a (nested) one) base64 (\\)) x") == b"  base64   x"
+    assert strip_comments(b"(unclosed (in) x") == b"(unclosed   x"
+    assert strip_comments(b"a) \\(b) c") == b"a) \\  c"  # outside a comment \ quotes nothing
+    assert strip_comments(b"(a \\( b) c") == b"  c"
+    assert token(b"(comment (nested)) Base64 (x)") == "base64"
+    value = b"(\\" * 16_000
+    assert strip_comments(value) == value
+    msg = read(b"Content-Transfer-Encoding: " + value + b"\n\nx\n")
+    assert msg.error is None and msg.parts[0].text == "x\n"

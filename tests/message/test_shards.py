@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import pickle
 import random
+from dataclasses import replace
 
 import pytest
 from paths import CORPUS
@@ -167,6 +168,108 @@ def test_tapered_plan_shrinks_at_the_end_and_reads_the_same(tmp_path, monkeypatc
     assert [(s.start, s.index) for s in tapered][0] == [(s.start, s.index) for s in plain][0]
     assert sum(s.count for s in tapered) == 20_000
     assert _sharded([box], target_bytes=64 << 10, taper=4) == _sequential([box])
+
+
+def _windowed(path, size, start=0):
+    """The spans the planner and a range's reader see (:func:`shards._final_spans`), as offsets
+    into the file."""
+    with open(path, "rb") as f:
+        return [replace(sp, start=w0 + sp.start, end=w0 + sp.end, separator=w0 + sp.separator,
+                        unsplit=tuple(w0 + u for u in sp.unsplit),
+                        length_conflict=None if sp.length_conflict is None else w0 + sp.length_conflict)
+                for sp, _, w0 in shards._final_spans(f, start, size)]
+
+
+@pytest.mark.parametrize("block", [16, 64, 200, 1024, 4096])
+def test_windows_split_as_the_whole_mailbox(tmp_path, monkeypatch, block):
+    """Random mailboxes (every line the rules look at, right and wrong Content-Lengths, LF and
+    CR LF) read through windows of ``block`` bytes: the spans of the whole mailbox, field for
+    field, wherever a window ends (inside a header, a Content-Length body, a separator line)."""
+    from mbox_reference import random_mailbox
+
+    monkeypatch.setattr(shards, "BLOCK_BYTES", block)
+    rng = random.Random(block)
+    path = tmp_path / "r.mbox"
+    by_length = 0
+    for _ in range(600):
+        data = b"From x\n" + b"".join(random_mailbox(rng) for _ in range(rng.randint(1, 8)))
+        if rng.random() < 0.3:
+            data = data.replace(b"\n", b"\r\n")
+        path.write_bytes(data)
+        whole = list(spans(data))
+        assert _windowed(path, len(data)) == whole
+        by_length += sum(s.by_length for s in whole)
+    assert by_length > 100
+
+
+def test_window_ends_at_what_a_content_length_needs(tmp_path, monkeypatch):
+    """Three window ends the planner once got wrong (it cut a Content-Length message where the
+    walk does not), at every window size: a body that starts with separator lines right after
+    the header's empty line (which the line rule leaves out of its span), a length pointing at
+    the second separator after the message, a right length before a larger wrong one."""
+    body = b"From - Mon Jan  1 00:00:00 2020\nFrom - Mon Jan  1 00:00:00 2020\n"
+    cases = [
+        [b"Subject: a\nContent-Length: %d\n\n%s" % (len(body), body), b"Subject: b\n\nb\n"],
+        [b"Subject: a\nContent-Length: %d\n\n%s" % (len(body) + 9, body + b"x\n\n>From\n"),
+         b"Subject: b\n\nb\n"],
+        [b"Subject: a\nContent-Length: %d\nContent-Length: 99999\n\n%s" % (len(body), body),
+         b"Subject: b\n\nb\n"],
+    ]
+    path = tmp_path / "c.mbox"
+    for case in cases:
+        data = _mbox([*case, *case, b"Subject: z\n\nz\n"])
+        path.write_bytes(data)
+        whole = list(spans(data))
+        assert [s.by_length for s in whole] == [True, False, True, False, False]
+        for block in range(8, len(data) + 8):
+            monkeypatch.setattr(shards, "BLOCK_BYTES", block)
+            assert _windowed(path, len(data)) == whole, (case, block)
+
+
+def test_content_length_bodies_across_planned_cuts(tmp_path, monkeypatch):
+    """mboxcl2 messages whose bodies hold separator lines (with headers after them) and are
+    longer than a shard: no cut falls inside a body; planned into small tapered shards through
+    small windows, LF and CR LF, the shards read as the walk."""
+    monkeypatch.setattr(shards, "BLOCK_BYTES", 1500)
+    for eol in (b"\n", b"\r\n"):
+        rng = random.Random(22)
+        fake = b"From a@b Sat Jan  1 00:00:00 2000\nSubject: not a message\n\nx\n".replace(b"\n", eol)
+        out = []
+        for i in range(300):
+            if i % 5 == 0:
+                inner = fake * rng.randint(1, 40)
+                head = b"Subject: cl%d\nContent-Length: %d\n\n".replace(b"\n", eol) % (i, len(inner))
+                out.append(head + inner)
+            else:
+                out.append(b"Subject: m%d\n\n%s\n".replace(b"\n", eol) % (i, b"w" * rng.randint(0, 300)))
+        data = _mbox(out)
+        box = tmp_path / "cl.mbox"
+        box.write_bytes(data)
+        whole = list(spans(data))
+        assert len(whole) == 300 and sum(s.by_length for s in whole) == 60
+        assert all(s.length_conflict is not None for s in whole if s.by_length)
+        inside = [(s.start, s.end) for s in whole if s.by_length]
+        planned = list(onemail.shards([box], target_bytes=700, taper=3))
+        assert len(planned) > 80 and sum(s.count for s in planned) == 300
+        for shard in planned:
+            assert not any(a < shard.start < b or a < shard.end < b for a, b in inside)
+        assert [(s.start, s.end) for s in planned] == [
+            (whole[s.index].separator, whole[s.index + s.count - 1].end) for s in planned]
+        assert _sharded([box], target_bytes=700, taper=3) == _sequential([box])
+
+
+def test_mbox_shorter_than_its_size_when_planned(tmp_path, monkeypatch):
+    """A file cut short between the planner's stat and its reads (or a reader's): what is there
+    is the mailbox, at every window size."""
+    from mbox_reference import random_mailbox
+
+    rng = random.Random(9)
+    data = b"From x\n" + b"".join(random_mailbox(rng) for _ in range(6))
+    path = tmp_path / "t.mbox"
+    path.write_bytes(data)
+    for block in (16, 100, 1000, 1 << 20):
+        monkeypatch.setattr(shards, "BLOCK_BYTES", block)
+        assert _windowed(path, len(data) + 5000) == list(spans(data))
 
 
 def test_records_of_shards_are_the_records_of_the_walk(tmp_path):

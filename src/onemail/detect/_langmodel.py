@@ -147,7 +147,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add, call, itemgetter, mul, sub
+from operator import add, itemgetter, mul, sub
 from typing import Any, Literal, cast
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "page_log_likelihood", "good_share", "char_weights"]
@@ -378,13 +378,42 @@ _merge_cache: list[itemgetter[Any]] = []
 
 
 def _non_latin_merge() -> itemgetter[Any]:
-    """The getter that takes, from a column of all languages followed by a second one, the
-    first's items for the Latin languages and the second's for the non-Latin ones."""
+    """The getter that takes, from a column of all languages followed by a column of the
+    non-Latin ones (in :func:`_non_latin_index` order), the first's items for the Latin
+    languages and the second's for the non-Latin ones."""
     if not _merge_cache:
         n = len(_get()[2])
-        non_latin = set(_non_latin_index())
-        _merge_cache.append(itemgetter(*[n + i if i in non_latin else i for i in range(n)]))
+        at = {lang: j for j, lang in enumerate(_non_latin_index())}
+        _merge_cache.append(itemgetter(*[n + at[i] if i in at else i for i in range(n)]))
     return _merge_cache[0]
+
+
+_non_latin_cache: list[tuple[itemgetter[Any], list[float], list[float], list[float]]] = []
+
+
+def _non_latin_priors() -> tuple[itemgetter[Any], list[float], list[float], list[float]]:
+    """The getter of the non-Latin languages' items from a column of all languages, and their
+    ``a``, ``b`` and ``log B(a, b)`` (:func:`_share_priors`)."""
+    if not _non_latin_cache:
+        idx = _non_latin_index()
+        # (one index more: a tuple even for one index; the zip stops at the others)
+        pick: Any = itemgetter(*idx, idx[0]) if idx else (lambda column: ())
+        a_s, b_s, betas = _share_priors()
+        _non_latin_cache.append((pick, [a_s[i] for i in idx], [b_s[i] for i in idx], [betas[i] for i in idx]))
+    return _non_latin_cache[0]
+
+
+def _non_latin_binomials(k: int, m: int) -> list[float]:
+    """:func:`_beta_binomials` of the non-Latin languages alone (in :func:`_non_latin_index`
+    order): each item the same float, from the same logarithms of the gamma function."""
+    pick, a_s, b_s, betas = _non_latin_priors()
+    lg = math.lgamma
+    x = _gamma_a.get(k)
+    xs = pick(x) if x is not None else [lg(a + k) for a in a_s]
+    y = _gamma_b.get(m)
+    ys = pick(y) if y is not None else [lg(b + m) for b in b_s]
+    total = lg(k + m + SHARE_KAPPA)
+    return [u + v - total - z for u, v, z in zip(xs, ys, betas, strict=False)]
 
 
 def _page_rows() -> list[_PageRow]:
@@ -475,6 +504,7 @@ def _build_rows() -> None:
     _floor_rows.extend(i for i, k in enumerate(_bound_sets) if not _lang_sets[k])
     _set_getters.extend(itemgetter(*langs, langs[0]) if langs else itemgetter(len(names), len(names))
                         for langs in _lang_sets)
+    _set_has.extend(tuple(lang in langs for langs in _lang_sets) for lang in range(len(names)))
     _rows_cache.extend(rows)  # last: the tables above are complete
 
 
@@ -487,6 +517,8 @@ _bound_labels: list[str] = []
 _bound_sets: list[int] = []
 _floor_rows: list[int] = []
 _set_getters: list[itemgetter[Any]] = []
+#: Per language (the share table's order): per language set, whether it holds the language.
+_set_has: list[tuple[bool, ...]] = []
 
 
 #: Fixed-point scale of the packed log-probabilities (see :func:`_pack`): 2**-24 nats per unit,
@@ -632,16 +664,22 @@ def _drop_long_ascii(data: bytes) -> bytes:
 
 def _end_of_high(data: bytes, n: int) -> int:
     """Return the offset just after the ``n``-th byte >= 0x80 of ``data`` (``len(data)`` if
-    fewer): counted per 1 KiB in C, then matched in the one KiB that holds it."""
+    fewer): counted per 1 KiB in C, then found in the one KiB that holds it by halving it
+    (ten counts in C, where a match per high byte cost a Python step each)."""
     seen = 0
     for start in range(0, len(data), 1024):
         chunk = data[start:start + 1024]
         k = len(chunk.translate(None, _ASCII))
         if seen + k >= n:
-            for m in _HIGH_BYTE.finditer(chunk):
-                seen += 1
-                if seen == n:
-                    return start + m.end()
+            need = n - seen  # (>= 1): fewer than need high bytes before lo, need by hi
+            lo, hi = 0, len(chunk)
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if len(chunk[:mid].translate(None, _ASCII)) >= need:
+                    hi = mid
+                else:
+                    lo = mid
+            return start + hi
         seen += k
     return len(data)
 
@@ -750,7 +788,8 @@ def _ascii_terms(window: bytes) -> list[float]:
         return [0.0] * len(_get()[2])
     ns = [letters.count(c) for c in range(0x61, 0x7B)]
     base = sum(map(mul, ns, pooled))
-    sums = _unpack(sum(map(mul, ns, packed)), fmt, len(_get()[2]))
+    # (the letters absent add nothing: the packed integers of the others are summed)
+    sums = _unpack(sum([n * p for n, p in zip(ns, packed, strict=True) if n]), fmt, len(_get()[2]))
     scale = -ASCII_WEIGHT / _SCALE
     return [ASCII_WEIGHT * base + x * scale for x in sums]
 
@@ -804,16 +843,16 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     if not ascii_letters:
         # no ASCII letter at all says nothing against a non-Latin alphabet (its measured
         # share is lowered by the English and markup around the visible texts)
-        share_term = list(_non_latin_merge()(share_term + [0.0] * len(share_term)))
+        share_term = list(_non_latin_merge()(share_term + [0.0] * len(_non_latin_index())))
     elif line_letters is not None and line_letters < ascii_letters:
         # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
         # text (an English quote, markup): only those on the text's own lines count (D32)
-        share_term = list(_non_latin_merge()(share_term + _beta_binomials(high, line_letters)))
+        share_term = list(_non_latin_merge()(share_term + _non_latin_binomials(high, line_letters)))
     if words and ASCII_WEIGHT and ascii_letters > high:
         # the ASCII letters say which language the text is in, where few high bytes cannot
         # (only where they are most of its letters: a Latin-script text; the languages of other
         # scripts have no ASCII letter frequencies)
-        share_term = list(map(add, share_term, _ascii_terms(words)))
+        share_term = [term + ascii for term, ascii in zip(share_term, _ascii_terms(words), strict=True)]
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
@@ -836,7 +875,12 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             mixes = [m * high / in_window for m in mixes]
     # the best share term of each language set (pages share sets; the last item of the
     # extended list is the 0.0 of a set without languages)
-    tops = list(map(max, map(call, _set_getters, repeat(share_term + [0.0]))))
+    # (a set that holds the language of the best term has that term as its best: only the
+    # others are searched)
+    extended = share_term + [0.0]
+    best_term = max(share_term)
+    tops = [best_term if has else max(getter(extended))
+            for has, getter in zip(_set_has[share_term.index(best_term)], _set_getters, strict=True)]
     scale = -1.0 / _SCALE
     # per page (in the order of the float sum it replaced): ub_sum * scale + top, less
     # MIX_NATS * mixed; pages without languages bound at the floor

@@ -41,6 +41,16 @@ Big5 may become Hangul again when the reading's syllables are mostly Korean's co
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
 than random syllables (D51): the two exceptions to the Han/Hangul guard.
 
+GBK and Big5 read as each other (D65): their common ideographs are each other's common
+ideographs, so the common set cannot tell; a Chinese character model (langdetect's zh-cn and
+zh-tw counts, and its ja counts for Japanese, scripts/train_chinese.py) can. Text whose
+characters are on average under 1 nat likelier than random ones as Chinese and as Japanese
+may be read through the other Chinese page, and the reading is taken when it is at least 7 nats
+(odds of about 1 100 to 1) likelier as Chinese than the text is as either (those odds stand in
+for the score margin). Any CJK page's reading as GBK or Big5 must be likelier as Chinese than
+random characters (D66), and ideographs that are no likelier than random characters as
+Chinese or Japanese earn no frequency points in the repair score (D67).
+
 **The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
 signature*: a character that windows-1252 / ISO-8859-1 / windows-1251 / windows-1250 / CP437
@@ -81,7 +91,9 @@ import codecs
 import math
 import re
 import struct
+import sys
 import unicodedata
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -456,6 +468,8 @@ def _score(text: str) -> tuple[float, str, Counts]:
     c = classify(text)
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
+    if c.common and not c.hangul and _no_chinese(text):
+        c.common = 0  # (ideographs that are no Chinese nor Japanese earn no frequency points, D67)
     # (letters inside an ASCII word are no language's evidence, D49)
     s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text) - _glued_letters(text))
                      if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
@@ -845,10 +859,13 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
             or not _alone_runs_are_words(old_text, wrong, right)):
         return False
     if (wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text)
-            and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new)):
+            and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new, new_text)
+            and not _chinese_reading(wrong, right, old_text, new_text)):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
+    if wrong in _CJK_PAGES and right in _CHINESE_PAGES and _chinese_log_ratio(new_text)[0] <= 0:
+        return False  # a CJK page's reading as GBK or Big5 is Chinese: likelier than random (D66)
     if right == "euc-kr" and new.han + new.kana >= new.hangul:
         return False  # Korean writes Hangul: Hanja are 2 % of its characters (D77)
     if right in _CJK_PAGES and _LONE_HALF_KANA.search(new_text):
@@ -1567,13 +1584,130 @@ def _likely_korean(text: str) -> bool:
     return units >= KOREAN_MIN and _korean_log_ratio(text) >= -NOT_KOREAN_NATS * units
 
 
-def _chinese_again(wrong: str, right: str, old_text: str, new: Counts) -> bool:
+def _chinese_again(wrong: str, right: str, old_text: str, new: Counts, new_text: str) -> bool:
     """True when a step from EUC-KR to GBK or Big5 reads Hangul that is no Korean
     (:func:`_not_korean`) back into Chinese (D51): ideographs only (no Hangul, no kana), at
-    least ``KOREAN_MIN``, ``KOREAN_COMMON`` of them common. The other way of D48."""
+    least ``KOREAN_MIN``, ``KOREAN_COMMON`` of them common, and likelier as Chinese than
+    ideographs of GBK and Big5 picked at random (D66: ``얌냠짭짭`` read as GBK is ``句橙卢卢``).
+    The other way of D48."""
     if wrong != "euc-kr" or right not in ("gbk", "big5") or new.hangul or new.kana or new.han < KOREAN_MIN:
         return False
-    return new.common >= KOREAN_COMMON * new.han and _not_korean(old_text)
+    return (new.common >= KOREAN_COMMON * new.han and _not_korean(old_text)
+            and _chinese_log_ratio(new_text)[0] > 0)
+
+
+#: Chinese text (at least ``CHINESE_MIN`` non-ASCII characters) whose characters are on average
+#: at least this many nats likelier as Chinese than characters of GBK and Big5 picked at random
+#: is taken as it stands: no step between the two Chinese pages is tried (D65).
+CHINESE_NATS = 1.0
+CHINESE_MIN = 2
+#: A step between GBK and Big5 needs a reading at least this many nats likelier as Chinese than
+#: the text as it stands (odds of e^7, about 1 100 to 1, D65).
+CHINESE_ODDS_NATS = 7.0
+_CHINESE_PAGES = ("gbk", "big5")
+_OTHER_CHINESE = {"gbk": ("big5",), "big5": ("gbk",)}
+_CHINESE_NATS: list[dict[str, float]] = []
+_CHINESE_BY_CODE: list[list[float]] = []
+
+
+def _chinese_nats() -> list[dict[str, float]]:
+    """The language models of the characters of GBK's and Big5's double-byte sequences (D65,
+    scripts/train_chinese.py): ``[Chinese, Japanese]``, each per character ``log(P_language /
+    P_random)`` in nats, ``P_random = 1 / PAGE_CHARS``; Chinese pools langdetect's zh-cn and
+    zh-tw counts, Japanese is its ja counts; ``""``: a character the profiles lack (each
+    profile's count of an unseen one)."""
+    if not _CHINESE_NATS:
+        from ._tables import chinese
+
+        units = chinese.PAGE_CHARS
+        built = []
+        for kinds in (((chinese.SIMPLIFIED_COUNTS, chinese.SIMPLIFIED_UNSEEN),
+                       (chinese.TRADITIONAL_COUNTS, chinese.TRADITIONAL_UNSEEN)),
+                      ((chinese.JAPANESE_COUNTS, chinese.JAPANESE_UNSEEN),)):
+            # (each profile's total: its counts, and its unseen count for every character it lacks)
+            total = sum(sum(c) + unseen * (units - sum(1 for n in c if n)) for c, unseen in kinds)
+            nats = {ch: math.log(sum(c[i] or unseen for c, unseen in kinds) / total * units)
+                    for i, ch in enumerate(chinese.CHINESE_CHARS)}
+            nats[""] = math.log(sum(unseen for _, unseen in kinds) / total * units)
+            built.append(nats)
+        _CHINESE_NATS.extend(built)  # one step: no thread sees part of it
+    return _CHINESE_NATS
+
+
+def _chinese_by_code() -> list[list[float]]:
+    """:func:`_chinese_nats` as lists indexed by UTF-16 code unit (ASCII 0, a unit the model
+    lacks the unseen value): summed in C over a text's code units."""
+    if not _CHINESE_BY_CODE:
+        built = []
+        for nats in _chinese_nats():
+            table = [nats[""]] * 0x10000
+            table[:0x80] = [0.0] * 0x80
+            for ch, value in nats.items():
+                if ch:
+                    table[ord(ch)] = value
+            built.append(table)
+        _CHINESE_BY_CODE.extend(built)  # one step: no thread sees part of it
+    return _CHINESE_BY_CODE
+
+
+_UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # (array's order)
+
+
+def _chinese_log_ratio(text: str, language: int = 0) -> tuple[float, int]:
+    """The sum over the non-ASCII characters of ``text`` of ``log(P / P_random)`` as Chinese
+    (``language`` 0) or Japanese (1) (:func:`_chinese_nats`), in nats, and their number (D65)
+    (a character beyond U+FFFF counts as two unseen ones)."""
+    look_up = _chinese_by_code()[language].__getitem__
+    total = 0.0
+    high = 0
+    # (in pieces: each piece's copies, not the whole text's; a piece may end inside a surrogate
+    # pair, whose two units count alike either way)
+    for start in range(0, len(text), _CHINESE_PIECE):
+        piece = text[start:start + _CHINESE_PIECE]
+        total += sum(map(look_up, array("H", piece.encode(_UTF16, "surrogatepass"))))
+        high += len(piece) - len(piece.encode("ascii", "ignore"))
+    return total, high
+
+
+_CHINESE_PIECE = 1 << 14
+
+
+def _may_be_chinese_reading(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` (at least ``CHINESE_MIN``) are on average
+    less than ``CHINESE_NATS`` likelier than random ones as Chinese and as Japanese (D65): the
+    other Chinese page's reading of them may be the text."""
+    for language in (0, 1):
+        nats, n = _chinese_log_ratio(text, language)
+        if n < CHINESE_MIN or nats >= CHINESE_NATS * n:
+            return False
+    return True
+
+
+def _no_chinese(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are no likelier than random characters of
+    GBK and Big5, as Chinese and as Japanese (D67): a reading of other bytes, whose ideographs
+    earn no frequency points; at least ``KOREAN_MIN`` non-ASCII characters, as D51 asks of
+    Hangul."""
+    for language in (0, 1):
+        nats, n = _chinese_log_ratio(text, language)
+        if n < KOREAN_MIN or nats > 0:
+            return False
+    return True
+
+
+def _chinese_reading(wrong: str, right: str, old_text: str, new_text: str) -> bool:
+    """True when a step between GBK and Big5 reads ``old_text`` into Chinese (D65): the reading
+    has at least ``CHINESE_MIN`` non-ASCII characters, likelier as Chinese than random ones, and
+    is at least ``CHINESE_ODDS_NATS`` likelier as Chinese than ``old_text`` is as Chinese or as
+    Japanese (the two readings of the same bytes: each two-byte character of one is a two-byte
+    character of the other)."""
+    if wrong not in _CHINESE_PAGES or right not in _CHINESE_PAGES:
+        return False
+    new_nats, n = _chinese_log_ratio(new_text)
+    if n < CHINESE_MIN or new_nats <= 0:
+        return False
+    old_nats = max(_chinese_log_ratio(old_text, language)[0] for language in (0, 1))
+    return new_nats - old_nats >= CHINESE_ODDS_NATS
 
 
 def _east_input(old: Counts, text: str) -> bool:
@@ -1594,7 +1728,7 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
         # and Chinese read as EUC-KR: syllables that are no Korean, D51)
         return (_odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
-                or (right in ("gbk", "big5") and _not_korean(text)))
+                or (right in ("gbk", "big5") and (_not_korean(text) or _may_be_chinese_reading(text))))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
         if found is None:
@@ -1710,14 +1844,17 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
         score, new_group, new_counts = found
         if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
                 current, wrong, memo) + MARGIN) and not (
+                score > base and wrong in _CHINESE_PAGES and _chinese_reading(wrong, right, current, out)) and not (
                 wrong == "euc-kr" and right == "utf-8" and counts.han and not counts.hangul and score >= base
                 and _common_letters_only(out)):
-            continue  # (Hanja without Hangul is no Korean: its reading into letters needs no margin, D77)
+            # (between GBK and Big5 the model's odds stand in for the margin, D65; Hanja without
+            # Hangul is no Korean: its reading into letters needs no margin, D77)
+            continue
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
         if _vetoed(group, new_group, right) and not (
                 group == "han" and _korean_again(wrong, right, new_counts, out)) and not (
-                group == "hangul" and _chinese_again(wrong, right, current, new_counts)):
+                group == "hangul" and _chinese_again(wrong, right, current, new_counts, out)):
             continue  # (Han to Hangul only for Korean read as GBK or Big5, D48, and back, D51)
         if _kana_han_flip(counts, new_counts, right):
             continue
@@ -1963,6 +2100,8 @@ def repair_possible(text: str) -> bool:
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
     korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
+    # (ideographs may be the other Chinese page's reading, D65: its odds decide, on a reading)
+    chinese = len(rights) == 1 and han
     memo: _Memo = {}
     for wrong in _CJK_WRONG:
         try:
@@ -1977,6 +2116,8 @@ def repair_possible(text: str) -> bool:
             extra = ("euc-kr",)  # (Korean read as Shift_JIS: half-width katakana, D52)
         elif wrong == "euc-kr":  # (Hangul that is no Korean may be Chinese read as EUC-KR, D51)
             extra = ("gbk", "big5") if len(rights) == 1 and _not_korean(text) else ()
+        if chinese and wrong in _OTHER_CHINESE:
+            extra += _OTHER_CHINESE[wrong]
         for right in rights + extra:
             if right == wrong:
                 continue
@@ -1987,6 +2128,9 @@ def repair_possible(text: str) -> bool:
                 continue  # no run of two double-byte characters can come out (_east_ok)
             if right in korean and len(rights) == 1 and not (_korean_syllables(out) or _likely_korean(out)):
                 continue  # (before the counts: D48's syllables, counted with patterns, D52's odds)
+            if (len(rights) == 1 and right in _CHINESE_PAGES and wrong in _CHINESE_PAGES
+                    and not (_may_be_chinese_reading(text) and _chinese_reading(wrong, right, text, out))):
+                continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
             if right != "utf-8" and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True

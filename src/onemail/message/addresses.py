@@ -39,10 +39,19 @@ __all__ = ["parse_addresses"]
 
 _W1252 = known_charset("windows-1252")
 
+# A run of raw ISO-2022-JP (T84): a designation of a two-byte set or of katakana up to the
+# return to ASCII. Its bytes are JIS codes, any of them a special (``"``, ``(``, ``\\``; the
+# return ``ESC ( B`` itself holds a ``(``), so the run is one opaque piece wherever it stands: a
+# word of its own, or part of a quoted string or a comment. JIS codes are 0x21..0x7E: a space or
+# a line end ends a run that never returns to ASCII.
+_ISO_DESIGNATION = rb"\x1b(?:\$[@B]|\$\([DOPQ@B]|\(I)"
+_ISO_RUN = re.compile(_ISO_DESIGNATION + rb"(?:[\x21-\x7e]|" + _ISO_DESIGNATION + rb")*(?:\x1b\([BJ])?")
+
 _TOKEN = re.compile(rb"""
   (?P<ws>[ \t\r\n]+)
 | (?P<ew>=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=)
-| (?P<atom>[^ \t\r\n"(),.:;<>@\[\]\\]+)
+| (?P<iso>""" + _ISO_RUN.pattern + rb""")
+| (?P<atom>(?:[^ \t\r\n"(),.:;<>@\[\]\\\x1b]|\x1b(?!""" + _ISO_DESIGNATION[4:] + rb"""))+)
 | (?P<special>[<>@,;:.])
 | (?P<quote>")
 | (?P<comment>\()
@@ -63,6 +72,7 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
     out: list[tuple[int, bytes, int, int]] = []
     pos, n = 0, len(raw)
     match = _TOKEN.match
+    unclosed = n  # a quote from which no closing quote follows: every later one is unclosed too
     while pos < n:
         m = match(raw, pos)
         assert m is not None  # the junk alternative matches any byte
@@ -70,7 +80,7 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
         end = m.end()
         if group == "ws":
             pass
-        elif group == "ew":
+        elif group == "ew" or group == "iso":
             out.append((_WORD, m.group(), pos, end - pos))
         elif group == "atom":
             text = m.group()
@@ -82,18 +92,25 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
         elif group == "special":
             out.append((_SPECIAL[raw[pos]], b"", pos, 1))
         elif group == "quote":
-            text, end = _delimited(raw, pos + 1, 0x22)
-            if end == n and (end == pos + 1 or raw[-1] != 0x22 or _escaped(raw, n - 1)):
-                # an unterminated quote: the quote is junk, the rest is read as it stands
+            # An unterminated quote: the quote is junk, the rest is read as it stands. A later
+            # quote is unterminated too (a quote the first scan passed was escaped there, so
+            # both scans go on alike from the byte after it): it is not scanned again, which
+            # kept a value of many quotes quadratic.
+            closed = False
+            if pos < unclosed:
+                text, end, closed = _delimited(raw, pos + 1, 0x22)
+                if not closed:
+                    unclosed = pos
+            if closed:
+                out.append((_QUOTED, text, pos, end - pos))
+            else:
                 out.append((_JUNK, b"", pos, 1))
                 end = pos + 1
-            else:
-                out.append((_QUOTED, text, pos, end - pos))
         elif group == "comment":
             text, end = _comment(raw, pos)
             out.append((_COMMENT, text, pos, end - pos))
         elif group == "literal":
-            text, end = _delimited(raw, pos + 1, 0x5D)
+            text, end, _ = _delimited(raw, pos + 1, 0x5D)
             out.append((_LITERAL, b"[" + text + b"]", pos, end - pos))
         else:
             out.append((_JUNK, b"", pos, 1))
@@ -101,18 +118,23 @@ def _tokens(raw: bytes) -> list[tuple[int, bytes, int, int]]:
     return out
 
 
-def _delimited(raw: bytes, pos: int, close: int) -> tuple[bytes, int]:
-    """Read a quoted string or domain literal after its opening byte: ``(content, end)``.
+def _delimited(raw: bytes, pos: int, close: int) -> tuple[bytes, int, bool]:
+    """Read a quoted string or domain literal after its opening byte: ``(content, end,
+    closed)``.
 
     A backslash quotes the next byte (RFC 5322 quoted-pair); CR and LF (folds) are dropped. An
-    unterminated string runs to the end of the value.
+    unterminated string runs to the end of the value (``closed`` False).
     """
     out = bytearray()
     n = len(raw)
     while pos < n:
         c = raw[pos]
         if c == close:
-            return bytes(out), pos + 1
+            return bytes(out), pos + 1, True
+        if c == 0x1B and (run := _ISO_RUN.match(raw, pos)) is not None:  # T84: JIS bytes as they are
+            out += run.group()
+            pos = run.end()
+            continue
         if c == 0x5C and pos + 1 < n:
             out.append(raw[pos + 1])
             pos += 2
@@ -120,15 +142,7 @@ def _delimited(raw: bytes, pos: int, close: int) -> tuple[bytes, int]:
         if c not in (0x0D, 0x0A):
             out.append(c)
         pos += 1
-    return bytes(out), n
-
-
-def _escaped(raw: bytes, pos: int) -> bool:
-    """True when ``raw[pos]`` follows an odd number of backslashes (a quoted-pair)."""
-    k = pos
-    while k > 0 and raw[k - 1] == 0x5C:
-        k -= 1
-    return (pos - k) % 2 == 1
+    return bytes(out), n, False
 
 
 def _comment(raw: bytes, pos: int) -> tuple[bytes, int]:
@@ -138,6 +152,10 @@ def _comment(raw: bytes, pos: int) -> tuple[bytes, int]:
     n = len(raw)
     while pos < n:
         c = raw[pos]
+        if c == 0x1B and (run := _ISO_RUN.match(raw, pos)) is not None:  # T84: JIS bytes as they are
+            out += run.group()
+            pos = run.end()
+            continue
         if c == 0x5C and pos + 1 < n:
             out.append(raw[pos + 1])
             pos += 2
@@ -181,7 +199,7 @@ class _Parser:
             self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_ADDRESS, self.where, offset, length))
 
     def _text(self, raw: bytes) -> str:
-        if raw.isascii() and b"=?" not in raw:
+        if raw.isascii() and b"=?" not in raw and b"\x1b" not in raw:
             return raw.decode("ascii")
         return decode_header_text(raw, None, 0, self.fallback)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, timezone
 
+from .headers import strip_comments
 from .issues import MessageIssueKind
 from .model import MessageIssue
 
@@ -29,7 +30,6 @@ _MONTHS = {m: n for n, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
 _ZONES = {"ut": 0, "utc": 0, "gmt": 0, "z": 0, "est": -300, "edt": -240, "cst": -360,
           "cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420}
-_COMMENT = re.compile(rb"\((?:[^()\\]|\\.)*\)", re.S)
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[t ]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?)?"
                   r"\s*(z|[+-]\d{2}:?\d{2})?\b")
 _TIME = re.compile(r"(\d{1,2})\s*:\s*(\d{2})(?:\s*:\s*(\d{2}))?(?:[.,]\d+)?(?:\s*([ap])\.?m\.?\b)?")
@@ -70,7 +70,7 @@ def parse_date(raw: bytes, *, where: str = "header:Date",
             value, _ = _make(int(y), _MONTH_BYTES[mo], int(d), int(h), int(mi), int(sec or 0), offset)
             if value is not None:
                 return value
-    text = _COMMENT.sub(b" ", raw[:1000]).decode("latin-1").lower()
+    text = strip_comments(raw[:1000]).decode("latin-1").lower()
     value, repaired = _read(text)
     if (value is None or repaired) and issues is not None and raw.strip():
         issues.append(MessageIssue(MessageIssueKind.MALFORMED_DATE, where, 0, len(raw)))

@@ -7,7 +7,8 @@ parallel read (:func:`next_separator`) use it alike.
 **Separator lines (M20).** A line that starts with the five bytes ``"From "`` separates two
 messages when
 
-* it is the first line of the mailbox, or
+* it is the first line of the mailbox (after a UTF-8 BOM, or after empty lines when the next
+  rule holds for it too: :func:`mbox_start`), or
 * it is not itself a header field (``From :``) and either the lines after it begin a message
   header (:func:`begins_header`: the next line is a header field, and the fields before the
   section's end, its empty line or the first line that is neither a field nor a continuation,
@@ -56,6 +57,7 @@ from __future__ import annotations
 
 import mmap
 import re
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -66,10 +68,14 @@ from .model import Message, MessageIssue, bounded
 
 __all__ = [
     "MAIL_FIELDS",
+    "FROMS",
+    "LENGTHS",
+    "ListedMarks",
     "MboxSpan",
     "begins_header",
     "is_separator",
     "mbox_spans",
+    "mbox_start",
     "next_separator",
     "read_span",
     "spans",
@@ -223,6 +229,40 @@ def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
     return _starts_message(data, line, n)[0]
 
 
+MBOX_START_BYTES = 4096
+"""How far into a file the empty lines before its first separator may reach (M20)."""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def mbox_start(data: Data) -> int:
+    """The offset of the first separator line when ``data`` is a mailbox, else ``-1``.
+
+    A mailbox starts with a ``"From "`` line at offset 0, or after a UTF-8 byte order mark
+    (mimekit's ``unmunged.mbox.txt``), or after empty lines (CR, LF; up to
+    :data:`MBOX_START_BYTES` bytes, a BOM before them allowed) when that line passes the
+    separator rule (M20: an envelope, or a message header follows). The bytes before it are the
+    mailbox's, like the empty line before each separator: no message's, and no issue.
+
+    :param data: the first bytes of the input (:data:`MBOX_START_BYTES` and a little more are
+        enough) or all of it.
+    :returns: the byte offset into ``data`` of the first separator line, or ``-1``.
+
+    >>> mbox_start(b"From a@b Sat Jan  1 00:00:00 2000\\n"), mbox_start(b"\\n\\nSubject: x\\n\\n")
+    (0, -1)
+    """
+    pos = 3 if data[:3] == _BOM else 0
+    if data[pos:pos + 5] == b"From ":
+        return pos
+    j, n = pos, len(data)
+    limit = min(n, MBOX_START_BYTES)
+    while j < limit and data[j] in (0x0D, 0x0A):
+        j += 1
+    if j > pos and data[j:j + 5] == b"From " and _starts_message(data, j, n)[0]:
+        return j
+    return -1
+
+
 def next_separator(data: Data, pos: int, *, end: int | None = None) -> int:
     """The offset of the first separator line (M20, :func:`is_separator`) starting at or after
     ``pos``, or ``-1``. A shard of a mailbox cut at such an offset starts with a message.
@@ -278,6 +318,9 @@ SCAN_BYTES = 1 << 18
 # where a Content-Length field can be (its name, any case). One search finds both.
 _MARK = re.compile(rb"\n(?=From |(?i:content-length))")
 _MARK_LOOK = 15  # bytes the search looks at from a match's start
+FROMS, LENGTHS = 0, 1
+"""The two kinds of marks (:meth:`ListedMarks.first`): before ``"From "`` lines, before
+``content-length`` lines."""
 
 
 class _Marks:
@@ -294,9 +337,11 @@ class _Marks:
         self.lengths: deque[int] = deque()
         self.done = 0  # every mark before this offset is in the deques (or was dropped)
 
-    def first(self, marks: deque[int], a: int, b: int) -> int:
-        """The first offset of ``marks`` (:attr:`froms` or :attr:`lengths`) in ``[a, b)``, or
-        -1 (searches no further than the piece that holds ``b``)."""
+    def first(self, kind: int, a: int, b: int) -> int:
+        """The first offset of the marks of ``kind`` (:data:`FROMS`: :attr:`froms`;
+        :data:`LENGTHS`: :attr:`lengths`) in ``[a, b)``, or -1 (searches no further than the
+        piece that holds ``b``)."""
+        marks = self.lengths if kind else self.froms
         while True:
             while marks and marks[0] < a:
                 marks.popleft()
@@ -325,20 +370,69 @@ class _Marks:
         self.done = hi
 
 
-def split(data: Data, start: int, n: int) -> Iterator[tuple[MboxSpan, bool]]:
+# The same marks, a "From " line that is a whole RFC 4155 envelope (not a "From :" field) told
+# apart by the search itself (group 1: the line without its line feed, as _ENVELOPE.fullmatch
+# takes it in _starts_message).
+_LISTED_MARK = re.compile(
+    rb"\n(?=From |(?i:content-length))(?:(?!From[ \t]*:)(" + _ENVELOPE.pattern + rb")(?=\n))?")
+
+
+class ListedMarks:
+    """Every mark of ``data[:n]`` (:class:`_Marks`: the line feeds before ``"From "`` lines and
+    before ``content-length`` lines) found by one search, for queries in any order (by
+    bisection), and the ``"From "`` lines that are separators by their own line (an RFC 4155
+    envelope of at most :data:`ENVELOPE_BYTES`, not a field: M20), with where each ends.
+
+    :ivar froms: the offsets of the line feeds before ``"From "`` lines, ascending.
+    :ivar lengths: those before ``content-length`` lines (any case), ascending.
+    :ivar envelopes: for each line feed of :attr:`froms` whose line is an envelope, the offset
+        of the line feed that ends that line.
+    """
+
+    __slots__ = ("envelopes", "froms", "lengths")
+
+    def __init__(self, data: Data, n: int) -> None:
+        froms: list[int] = []
+        lengths: list[int] = []
+        envelopes: dict[int, int] = {}
+        for m in _LISTED_MARK.finditer(data, 0, n):
+            j = m.start()
+            line, nl = m.span(1)
+            if line >= 0:
+                froms.append(j)
+                if nl - line <= ENVELOPE_BYTES:
+                    envelopes[j] = nl
+            elif data[j + 1] == 0x46:  # "F"
+                froms.append(j)
+            else:
+                lengths.append(j)
+        self.froms, self.lengths, self.envelopes = froms, lengths, envelopes
+
+    def first(self, kind: int, a: int, b: int) -> int:
+        """The first offset of the marks of ``kind`` (:data:`FROMS`: :attr:`froms`;
+        :data:`LENGTHS`: :attr:`lengths`) in ``[a, b)``, or -1."""
+        marks = self.lengths if kind else self.froms
+        i = bisect_left(marks, a)
+        return marks[i] if i < len(marks) and marks[i] < b else -1
+
+
+def split(data: Data, start: int, n: int,
+          marks: _Marks | ListedMarks | None = None) -> Iterator[tuple[MboxSpan, bool]]:
     """:func:`spans` of ``data[start:n]`` (``n <= len(data)``), each with whether a
     ``Content-Length`` field could be in its header section (a line starting with
     ``content-length``, any case, before the separator the line rule finds after it): when
     ``False``, no length can end it (M22) and the line rule (M20) alone did.
 
     The lines the rules look at, ``"From "`` lines and ``content-length`` lines, are found by
-    the regular-expression engine a piece at a time (:class:`_Marks`); the header section after
-    a separator is read only when such a line is in it.
+    the regular-expression engine a piece at a time (:class:`_Marks`), or taken from ``marks``
+    (a :class:`ListedMarks` of ``data[:n]``); the header section after a separator is read only
+    when such a line is in it.
     """
     if data[start:start + 5] != b"From ":
         return
-    marks = _Marks(data, n)
-    froms, lengths, first_mark = marks.froms, marks.lengths, marks.first
+    if marks is None:
+        marks = _Marks(data, n)
+    first_mark = marks.first
     sep = start
     while True:
         nl = data.find(b"\n", sep, n)
@@ -348,18 +442,18 @@ def split(data: Data, start: int, n: int) -> Iterator[tuple[MboxSpan, bool]]:
         # the line rule (M20): the next separator, and the "From " lines before it
         unsplit: list[int] = []
         nxt = -1
-        j = first_mark(froms, first - 1, n)
+        j = first_mark(FROMS, first - 1, n)
         while j >= 0:
             line = j + 1
             if _starts_message(data, line, n)[0]:
                 nxt = line
                 break
             unsplit.append(line)
-            j = first_mark(froms, line, n)
+            j = first_mark(FROMS, line, n)
         stop = n if nxt < 0 else nxt
         # the header section ends before the line rule's next separator (a separator line is
         # neither a field nor a continuation): a Content-Length field is between them if anywhere
-        has_length = first_mark(lengths, first - 1, stop) >= 0
+        has_length = first_mark(LENGTHS, first - 1, stop) >= 0
         if has_length:
             length, body = _length_field(data, first, n)
             if length is not None and body >= 0 and body + length <= n:

@@ -86,7 +86,7 @@ from .containers import (
     walk_task,
 )
 from .formats import ReadContext
-from .mbox import MboxSpan, read_span, split
+from .mbox import FROMS, LENGTHS, ListedMarks, MboxSpan, _trim_end, mbox_start, read_span, split
 from .model import Message
 from .source import Source
 
@@ -130,7 +130,6 @@ rarely does (text 3-5:1), and opening every small file would make planning a Mai
 read per message."""
 
 _HEAD = 64 << 10  # bytes read to recognise a large file (containers.HEAD_BYTES)
-_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +313,7 @@ def _plan_file(task: FileTask, st: os.stat_result, target: int, taper: int = 0) 
             if kind != "mbox":
                 yield whole
                 return
-            first = 3 if head.startswith(_BOM) else 0
+            first = max(0, mbox_start(head))
             planned = list(_plan_mbox(f, task, first, st, target, taper))
     except OSError:
         planned = []
@@ -416,14 +415,14 @@ def _plan_mbox(f: BinaryIO, task: FileTask, first: int, st: os.stat_result,
     start = -1  # separator offset of the open shard's first message; -1: none open
     index = first_index = count = last_end = 0
     floor, want = min(target, TAPER_FLOOR_BYTES), target
-    for span, _, w0 in _final_spans(f, first, size):
+    for w0, _, separator, _, end, _ in _final(f, first, size):
         if start < 0:
-            start, first_index, count = w0 + span.separator, index, 0
+            start, first_index, count = w0 + separator, index, 0
             if taper:
                 want = max(floor, min(target, (size - start) // taper))
         count += 1
         index += 1
-        last_end = w0 + span.end
+        last_end = w0 + end
         if last_end - start >= want:
             yield Shard("mbox", (task,), start, last_end, first_index, count, size, mtime)
             start = -1
@@ -434,9 +433,14 @@ def _plan_mbox(f: BinaryIO, task: FileTask, first: int, st: os.stat_result,
 # The split rule looks past a message's end (M20: the header after a candidate separator; M22: the
 # bytes a Content-Length points at, anywhere ahead). A message's span is final once two more
 # spans follow it in the window (the next separator's header section ends before the one after)
-# and no Content-Length in its header section points past the second one's separator: this
-# over-approximates where the rule could honour a length (mbox.spans decides), so a window grows
-# to cover it rather than cut a decision short.
+# and no Content-Length field in its header section (any of them: the rule takes the first
+# well-formed one) points at the second one's separator or past it (less 4 bytes: the line ends
+# the rule allows before a separator line), where the header the rule must read may not be in
+# the window yet. This over-approximates where the rule could honour a length (mbox.spans
+# decides), so a window grows to cover it rather than cut a decision short. (Until 2026-12-02 a
+# length pointing exactly at the second separator, a length other than the largest, and a
+# header whose empty line is the one the line rule leaves out of the span were missed: a window
+# end there cut a Content-Length message where the walk does not.)
 _CONTENT_LENGTH = re.compile(rb"^content-length[ \t]*:[ \t]*([0-9]{1,20})", re.I | re.M)
 _NEAR_SEPARATOR = re.compile(rb"(?:\r?\n){0,2}From |[ \t\r\n]{0,4}$")
 
@@ -444,38 +448,78 @@ _NEAR_SEPARATOR = re.compile(rb"(?:\r?\n){0,2}From |[ \t\r\n]{0,4}$")
 def _final_spans(f: BinaryIO, start: int, size: int) -> Iterator[tuple[MboxSpan, bytes, int]]:
     """Yield the messages of the mbox in ``f`` from the separator line at ``start`` up to
     ``size`` as the walk splits them, each ``(span, window, w0)``: the span's offsets are into
-    ``window``, whose first byte is the file's byte ``w0``.
+    ``window``, whose first byte is the file's byte ``w0`` (:func:`_final`)."""
+    for w0, window, sep, first, end, span in _final(f, start, size):
+        yield (span or MboxSpan(first, end, sep)), window, w0
+
+
+def _final(f: BinaryIO, start: int, size: int) -> Iterator[tuple[int, bytes, int, int, int, MboxSpan | None]]:
+    """Yield ``(w0, window, separator, start, end, span)`` for each message of the mbox in ``f``
+    from the separator line at ``start`` up to ``size`` as the walk splits them: offsets into
+    ``window``, whose first byte is the file's byte ``w0``; ``span`` the message's
+    :class:`~onemail.message.mbox.MboxSpan`, or ``None`` for a message the line rule alone ends
+    (``MboxSpan(start, end, separator)``: the planner needs no object).
 
     The file is read in blocks of :data:`BLOCK_BYTES` into a window that starts at a separator
-    line; the spans whose end is final (the comment above) are yielded and the window moves on
-    to the first one that is not. A window that holds no final span grows geometrically, so each
-    byte is scanned a bounded number of times; a read that ends early (the file was truncated)
-    makes what was read the end of the mailbox.
+    line. The window's marks are found by one search (:class:`~onemail.message.mbox.
+    ListedMarks`). A message whose next ``"From "`` line is an envelope (a separator by its own
+    line, M20) with no ``content-length`` line between its separator and that one (so no
+    ``Content-Length`` field can end it, M22) ends there, final as soon as that line is in the
+    window: it is taken from the marks alone. Any other message (a ``content-length`` line in
+    it, a ``"From "`` line that needs the header after it, the last of the window) is split by
+    :func:`~onemail.message.mbox.split` from its separator and kept once final (the comment
+    above). The window then moves on to the first message not kept. A window that keeps none
+    grows geometrically, so each byte is searched a bounded number of times; a read that ends
+    early (the file was truncated) makes what was read the end of the mailbox.
     """
     w0 = start
     f.seek(w0)
     window = f.read(min(BLOCK_BYTES, size - w0))
     need = 0
     while True:
-        eof = w0 + len(window) >= size
-        found = list(split(window, 0, len(window)))
-        if eof:
-            for span, _ in found:
-                yield span, window, w0
-            return
-        done = 0
-        for k in range(len(found) - 2):
-            span, has_length = found[k]
-            if has_length:  # else no Content-Length field is in its header section
-                reach = _reach(f, window, w0, span, size)
-                if reach is not None and reach > w0 + found[k + 2][0].separator:
-                    need = reach
+        n = len(window)
+        eof = w0 + n >= size
+        marks = ListedMarks(window, n)
+        envelopes, first_mark = marks.envelopes, marks.first
+        sep = 0  # a separator the sequential split takes (the window starts at one)
+        nl = window.find(b"\n", 0, n)  # the line feed of its line
+        read_on = False  # the window decides no more
+        while nl >= 0 and not read_on:
+            j = first_mark(FROMS, nl, n)  # the next "From " line's line feed
+            if j >= 0 and j in envelopes and first_mark(LENGTHS, nl, j) < 0:
+                yield w0, window, sep, nl + 1, _trim_end(window, nl + 1, j + 1), None
+                sep, nl = j + 1, envelopes[j]
+                continue
+            # the full rule from here, a span kept once two follow it (or at the end), until the
+            # next message can be taken from the marks again
+            found: list[tuple[MboxSpan, bool]] = []
+            for item in split(window, sep, n, marks):
+                found.append(item)
+                if len(found) < 3:
+                    continue
+                span, has_length = found[0]
+                if not eof and has_length:  # else no Content-Length field is in its header
+                    reach = _reach(f, window, w0, span, found[1][0].separator, size)
+                    if reach is not None and reach + 4 >= w0 + found[2][0].separator:
+                        need, read_on = reach, True
+                        break
+                yield w0, window, sep, span.start, span.end, span
+                del found[0]
+                sep = found[0][0].separator
+                nl = window.find(b"\n", sep, n)
+                j = first_mark(FROMS, nl, n)
+                if j >= 0 and j in envelopes and first_mark(LENGTHS, nl, j) < 0:
                     break
-            yield span, window, w0
-            done = k + 1
-        keep = found[done][0].separator if found else 0
-        w0 += keep
-        window = window[keep:]
+            else:
+                if eof:  # every span is final at the end
+                    for span, _ in found:
+                        yield w0, window, span.separator, span.start, span.end, span
+                    return
+                read_on = True
+        if eof:  # a last separator line without its line feed: nothing after it
+            return
+        w0 += sep
+        window = window[sep:]
         grow = max(BLOCK_BYTES, len(window), need + BLOCK_BYTES - w0 - len(window))
         need = 0
         more = f.read(min(grow, size - w0 - len(window)))
@@ -484,12 +528,14 @@ def _final_spans(f: BinaryIO, start: int, size: int) -> Iterator[tuple[MboxSpan,
         window += more
 
 
-def _reach(f: BinaryIO, window: bytes, w0: int, span: MboxSpan, size: int) -> int | None:
-    """The file offset a ``Content-Length`` in the span's header section could make its end
-    (the largest such length counted from the first empty line), when bytes there could be a
-    separator or the mailbox's end; else ``None``."""
-    lf = window.find(b"\n\n", span.start, span.end)  # the header's end: the first empty line
-    crlf = window.find(b"\n\r\n", span.start, span.end if lf < 0 else lf + 2)  # (not the body)
+def _reach(f: BinaryIO, window: bytes, w0: int, span: MboxSpan, stop: int, size: int) -> int | None:
+    """The farthest file offset a ``Content-Length`` field in the span's header section could
+    make its end (counted from the first empty line) where the bytes could be a separator or the
+    mailbox's end; else ``None``. ``stop``: the next span's separator (the header's empty line
+    can be the one the span leaves out before it). Every field's value is tried: the rule takes
+    the first well-formed one, which a window cut short may not show."""
+    lf = window.find(b"\n\n", span.start - 1, stop)  # the header's end: the first empty line
+    crlf = window.find(b"\n\r\n", span.start - 1, stop if lf < 0 else lf + 2)  # (not the body)
     if lf < 0 and crlf < 0:
         return None
     head_end = crlf if crlf >= 0 else lf
@@ -499,14 +545,19 @@ def _reach(f: BinaryIO, window: bytes, w0: int, span: MboxSpan, size: int) -> in
     if not lengths:
         return None
     body = head_end + (2 if window[head_end + 1:head_end + 2] == b"\n" else 3)
-    target = w0 + body + max(lengths)
-    if target > size:
-        return None
-    if target - w0 + 10 <= len(window):
-        near = window[target - w0:target - w0 + 10]
-    else:
-        near = os.pread(f.fileno(), 10, target)
-    return target if _NEAR_SEPARATOR.match(near) or target + 4 >= size else None
+    reach = None
+    for length in sorted(set(lengths), reverse=True):  # the rule takes one: any may end it
+        target = w0 + body + length
+        if target > size:
+            continue
+        if target - w0 + 10 <= len(window):
+            near = window[target - w0:target - w0 + 10]
+        else:
+            near = os.pread(f.fileno(), 10, target)
+        if _NEAR_SEPARATOR.match(near) or target + 4 >= size:
+            reach = target
+            break
+    return reach
 
 
 # ---------------------------------------------------------------------------------------------
