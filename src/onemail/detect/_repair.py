@@ -316,15 +316,22 @@ def signatures(text: str) -> int:
     # (a pair of one character twice is no page's reading: a byte is a lead or a continuation,
     # never both; the union of the pages' characters made "àà" windows-1252's lead and CP437's
     # continuation, D76)
-    found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
-        m.group() for m in _SIGNATURE.finditer(text))
-    n: int = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
+    if _DOUBLE.search(text) is None:
+        n = _count(_SIGNATURE, text)  # (no character twice in a row: every match counts)
+    else:
+        found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
+            m.group() for m in _SIGNATURE.finditer(text))
+        n = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
     if n and _TEXTLIKE.search(text):
         n -= _count(_TEXTLIKE, text)
     if n:
         n += sum(not (t := m.group()).isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
                  for m in _triple_re().finditer(text))
     return n
+
+
+#: A non-ASCII character twice in a row (D76).
+_DOUBLE = re.compile(r"([^\x00-\x7f])\1")
 
 
 def _is_punct(ch: str) -> bool:
