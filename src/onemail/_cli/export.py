@@ -214,13 +214,12 @@ def _shown(text: str | None) -> str:
 def json_line(record: dict[str, Any]) -> bytes:
     """One record as a line of JSON Lines, as :meth:`_JsonSink.write` writes it: UTF-8, compact,
     keys in the record's order, a lone surrogate (an undecodable path byte) as the escape
-    ``\\udcXX``; ends in a line feed. Whole in memory: for records without a long text
+    ``\\udcXX``, terminal-safe (``_jsonout.dumps``); ends in a line feed. Whole in memory: for records without a long text
     (:func:`_long`), so ``json.dumps`` itself: the text :func:`~onemail._cli._jsonout.json_pieces`
     gives in pieces, made whole here anyway."""
-    import json
+    from ._jsonout import dumps
 
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode(
-        "utf-8", "backslashreplace") + b"\n"
+    return dumps(record, separators=(",", ":")).encode("utf-8", "backslashreplace") + b"\n"
 
 
 def _long(record: dict[str, Any]) -> bool:
