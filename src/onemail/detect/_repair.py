@@ -808,11 +808,12 @@ _ASCII_BYTES = bytes(range(128))
 
 def _east_ok(new: Counts) -> bool:
     """A CJK reading: two East Asian characters at least, a run of two, none isolated against
-    an ASCII letter unless the reading is mostly East Asian (D73, as D11's Latin
-    prose: ``1个SD卡`` in Chinese is ordinary mixing)."""
+    an ASCII letter unless the reading is mostly East Asian: at least four East Asian characters
+    besides those, and at least as many as ASCII letters (D73: ``1个SD卡`` in Chinese is ordinary
+    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
-    return (new_east >= 2 and (not new.wedged or new.ascii_letters < LATIN_PROSE * (new_east + new.wedged))
-            and new_east + new.wedged - new.lone >= 2)
+    total = new_east + new.wedged
+    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and total - new.lone >= 2
 
 
 def _western_shape(text: str) -> bool:
