@@ -1306,13 +1306,22 @@ def _context_tables(label: str, lang: str) -> list[tuple[list[float], list[float
     return rows
 
 
-def good_share(counts: list[tuple[int, int]], label: str) -> float:
-    """Return the share (0..1) of high bytes that ``label`` makes a common letter of."""
+def good_share(counts: list[tuple[int, int]], label: str,
+               columns: tuple[Sequence[int], Sequence[int], int] | None = None) -> float:
+    """Return the share (0..1) of high bytes that ``label`` makes a common letter of.
+
+    ``columns``: ``(bytes, their counts, the counts' sum)`` of ``counts`` when the caller has
+    them (one transposition for both single-byte rows)."""
     good = _get()[0][label][1]
     if not counts:
         return 0.0
-    bs, ns = zip(*counts, strict=True)
-    total = sum(ns)
+    bs: Sequence[int]
+    ns: Sequence[int]
+    if columns is None:
+        bs, ns = zip(*counts, strict=True)
+        total = sum(ns)
+    else:
+        bs, ns, total = columns
     # (the counts of the bytes the page makes a common letter of, picked in C)
     return sum(compress(ns, map(good.__getitem__, bs))) / total if total else 0.0
 
