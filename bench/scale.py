@@ -268,6 +268,18 @@ def export(box: Path, jobs: int) -> Run:
     return measure(f"export --jobs {jobs}", onemail("export", "--jobs", str(jobs), str(box), "-o", os.devnull))
 
 
+def planning(box: Path, jobs: int) -> str:
+    """The planner alone, in this process: the pool's plan of ``box`` for ``jobs`` workers (its
+    shard size and taper), CPU seconds (``time.process_time``)."""
+    from onemail._cli import _pool
+
+    t = time.process_time()
+    plan = list(_pool.plan([str(box)], jobs))
+    cpu = time.process_time() - t
+    return (f"planning alone (the pool's plan for {jobs} jobs): {len(plan)} shards, "
+            f"{sum(s.count for s in plan)} messages, {cpu:.2f} CPU s (load {load()})")
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -304,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         n_small = built(small, args.small << 20) if args.small else 0
         print(f"big mbox: {big.stat().st_size / 1e6:.0f} MB, {n_big} messages"
               + (f"; small: {small.stat().st_size / 1e6:.0f} MB, {n_small} messages" if args.small else ""))
+        print(planning(big, jobs))
         one, _ = scan(big, 1)
         many, _ = scan(big, jobs)
         rows = [(one, n_big), (many, n_big)]
