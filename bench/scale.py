@@ -234,11 +234,18 @@ def measure(name: str, argv: list[str]) -> Run:
     mine = resource.getrusage(resource.RUSAGE_SELF)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    sampler = Sampler(proc.pid)
-    sampler.start()
-    run.out, err = proc.communicate()
-    run.wall = time.monotonic() - t
+    # the output goes to a file, read after the command ended: a pipe would make this script
+    # read every line while the command runs, on the cores the command's processes need
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as errs:
+        proc = subprocess.Popen(argv, stdout=out, stderr=errs)
+        sampler = Sampler(proc.pid)
+        sampler.start()
+        proc.wait()
+        run.wall = time.monotonic() - t
+        out.seek(0)
+        run.out = out.read().decode("utf-8", "replace")
+        errs.seek(0)
+        err = errs.read().decode("utf-8", "replace")
     sampler.stop()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     mine_after = resource.getrusage(resource.RUSAGE_SELF)
