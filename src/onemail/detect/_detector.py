@@ -69,7 +69,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ._binary import bom_charset, utf16_32_shape
-from ._langmodel import _differs as sb_differs
+from ._langmodel import PAGE_DIFFERENCES as sb_differs
 from ._langmodel import good_share, high_byte_counts, rank_single_byte
 from ._langmodel import table as sb_table
 from ._scoring import classify, classify_single_byte, score_counts

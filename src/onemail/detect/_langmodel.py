@@ -589,6 +589,9 @@ _packed_ub: list[int] = []
 _packed_mix: dict[str, list[int]] = {}
 _earlier: dict[str, list[tuple[str, int]]] = {}
 _differs: dict[str, dict[str, int]] = {}
+PAGE_DIFFERENCES = _differs
+"""Per page, per other page: a bit mask of the bytes the two decode differently (filled with
+the tables; the detector reads it as ``sb_differs``)."""
 #: Per page: packed log-probabilities of its languages, their struct format, (language index,
 #: negative entropy, log P(page | language)) each, the getter of their share terms (None: no
 #: language), the log P(page | language) column.
