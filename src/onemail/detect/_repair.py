@@ -161,7 +161,8 @@ _Scored = tuple[float, str, Counts]
 #: right, how).
 _Best = tuple[tuple[bool, bool | None, float], str, str, str]
 #: Per round: "data" -> (page, the text encoded by it or None), ("runs", page),
-#: ("input", page), ("two", page, bool), ("c1", ""), "western" -> what was found.
+#: ("input", page), ("two", page, bool), ("c1", ""), ("consistent", wrong, right), "western" ->
+#: what was found.
 _Memo = dict[object, Any]
 
 _maps: dict[str, tuple[str, Any]] = {}  # name -> (decoding table, charmap_build's encoding map)
@@ -1337,10 +1338,11 @@ def repair(text: str) -> Repair:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    if not repair_possible(text):
+    memo: _Memo = {}
+    if not _possible(text, memo):
         # no first-round step can apply (the cheap test; ASCII among them): nothing changes
         return Repair(text, ())
-    return _rounds(text)
+    return _rounds(text, memo)
 
 
 def mojibake_steps(text: str) -> tuple[tuple[str, str], ...]:
@@ -1368,14 +1370,16 @@ def mojibake_steps(text: str) -> tuple[tuple[str, str], ...]:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    if not repair_possible(text):
+    memo: _Memo = {}
+    if not _possible(text, memo):
         return ()
-    return _rounds(text).steps
+    return _rounds(text, memo).steps
 
 
-def _rounds(text: str) -> Repair:
+def _rounds(text: str, first: _Memo | None = None) -> Repair:
     """The rounds of :func:`repair`, without the :func:`repair_possible` test (the tests
-    compare the two: the cheap test must never refuse a text the rounds would change)."""
+    compare the two: the cheap test must never refuse a text the rounds would change)
+    (``first``: the memo the cheap test of ``text`` filled, the first round's)."""
     steps: list[tuple[str, str]] = []
     if text.isascii():
         return Repair(text, ())
@@ -1385,12 +1389,13 @@ def _rounds(text: str) -> Repair:
     scored: dict[int, _Scored] = {}
     current = text
     for round_no in range(MAX_ROUNDS):
-        if round_no and not repair_possible(current):
-            break  # (a round is the first round of its input: the cheap test holds for it)
-        base, group, counts = scored.get(hash(current)) or _score(current)
         # per page, for both passes: ("runs", page) -> _enough_runs(current, page), and
         # "data" -> (page, current encoded by the page): a page is the wrong one of many pairs
-        memo: _Memo = {}
+        # (the cheap test's findings on the same text start it)
+        memo: _Memo = first if not round_no and first is not None else {}
+        if round_no and not _possible(current, memo):
+            break  # (a round is the first round of its input: the cheap test holds for it)
+        base, group, counts = scored.get(hash(current)) or _score(current)
         best = (_round(current, base, group, counts, False, scored, memo)
                 or _round(current, base, group, counts, True, scored, memo))
         if best is None:
@@ -1577,19 +1582,28 @@ def _not_korean(text: str) -> bool:
 def _korean_log_ratio(text: str) -> float:
     """The sum over the Hangul syllables and ideographs of ``text`` of ``log(P_korean /
     P_random)`` (:func:`_korean_nats`), in nats (D51)."""
+    # (the characters counted in C: one entry per distinct character, not a list of them)
+    return _korean_sum(Counter(text) if len(text) > COUNT_IN_ONE_CALL else Counter(_KOREAN_UNIT.findall(text)))
+
+
+def _korean_sum(counts: Counter[str]) -> float:
+    """:func:`_korean_log_ratio` of the characters ``counts`` holds, those that are Hangul
+    syllables or ideographs, in the order of the ``Counter`` (the text's order: the same sum)."""
     nats = _korean_nats()
     unseen, hanja = nats[""], nats["\u4e00"]
-    # (the characters counted in C: one entry per distinct character, not a list of them)
     return sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
-               for ch, n in Counter(text).items() if _KOREAN_UNIT.match(ch))
+               for ch, n in counts.items() if _KOREAN_UNIT.match(ch))
 
 
 def _likely_korean(text: str) -> bool:
     """True when the Hangul of ``text`` (at least ``KOREAN_MIN`` syllables and ideographs) is on
     average ``-NOT_KOREAN_NATS`` or more per character likelier as Korean than characters of
     KS X 1001 picked at random (D52: the other side of :func:`_not_korean`)."""
-    units = _count(_KOREAN_UNIT, text)
-    return units >= KOREAN_MIN and _korean_log_ratio(text) >= -NOT_KOREAN_NATS * units
+    if len(text) > COUNT_IN_ONE_CALL:
+        units = _count(_KOREAN_UNIT, text)
+        return units >= KOREAN_MIN and _korean_log_ratio(text) >= -NOT_KOREAN_NATS * units
+    found = _KOREAN_UNIT.findall(text)  # (one list for the count and the sum)
+    return len(found) >= KOREAN_MIN and _korean_sum(Counter(found)) >= -NOT_KOREAN_NATS * len(found)
 
 
 def _chinese_again(wrong: str, right: str, old_text: str, new: Counts, new_text: str) -> bool:
@@ -1792,6 +1806,30 @@ def _two_east(data: bytes, right: str, memo: _Memo, wrong: str) -> bool:
     return found
 
 
+def _runs_memo(text: str, page: str, memo: _Memo) -> bool:
+    """:func:`_enough_runs` of ``text`` for ``page``, kept in ``memo`` (``("runs", page)``)."""
+    enough: bool | None = memo.get(("runs", page))
+    if enough is None:
+        enough = memo["runs", page] = _enough_runs(text, page)
+    return enough
+
+
+def _consistent_memo(data: bytes, wrong: str, right: str, memo: _Memo) -> bool:
+    """:func:`_consistent_bytes` of ``data`` (the text encoded by the CJK page ``wrong``) read
+    by ``right``, windows-1252 or ISO-8859-1, kept in ``memo``; without a byte 0x80..0x9F the
+    two pages read ``data`` alike (one character per byte, the same one), so one answers for both."""
+    key = ("consistent", wrong, right)
+    found: bool | None = memo.get(key)
+    if found is None:
+        if not _C1_BYTES.search(data):
+            key2 = ("consistent", wrong, "iso-8859-1" if right == "windows-1252" else "windows-1252")
+            found = memo.get(key2)
+        if found is None:
+            found = _consistent_bytes(data, right)
+        memo[key] = found
+    return found
+
+
 def _round(current: str, base: float, group: str, counts: Counts, segments: bool, scored: dict[int, _Scored],
            memo: _Memo) -> _Best | None:
     """Return the best accepted ``(key, wrong, right, how)`` of one round, or None (``how``:
@@ -1812,12 +1850,8 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
             continue  # an accepted UTF-8 reading wins over any other (D11): not scored
-        if wrong in UTF8_ONLY:
-            enough = memo.get(("runs", wrong))
-            if enough is None:
-                enough = memo["runs", wrong] = _enough_runs(current, wrong)
-            if not enough:
-                continue
+        if wrong in UTF8_ONLY and not _runs_memo(current, wrong, memo):
+            continue
         how = "runs"
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
@@ -1873,7 +1907,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             # _plausible_step's conditions of Western text read as a CJK page, before any
             # scoring: the shape (in the memo of _cjk_input_ok), one language (counted on the
             # bytes: the same counts), the words alone
-            if (not _consistent_bytes(memo["data"][1], right)
+            if (not _consistent_memo(memo["data"][1], wrong, right, memo)
                     or not _alone_runs_are_words(current, wrong, right)):
                 continue
             western_checked = True
@@ -2118,29 +2152,36 @@ def repair_possible(text: str) -> bool:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
+    return _possible(text, {})
+
+
+def _possible(text: str, memo: _Memo) -> bool:
+    """:func:`repair_possible` of the ``str`` ``text``; what it finds goes into ``memo``, a
+    round's memo of the same text (:func:`_round`'s keys: ``("runs", page)``, ``("two", ...)``,
+    ``("consistent", wrong, right)``, ``"western"``), which the first round then reads."""
     if text.isascii():
         return False
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
     if _run_hint().search(text) is not None:
         for wrong in _SEGMENT_PAGES:
             if (_run_hint(wrong).search(text) is not None
-                    and (_enough_runs(text, wrong) if wrong in UTF8_ONLY else _segment_re(wrong).search(text))):
+                    and (_runs_memo(text, wrong, memo) if wrong in UTF8_ONLY else _segment_re(wrong).search(text))):
                 return True  # a piecewise UTF-8 reading may apply
     # the whole-text readings: of a CJK page when the text holds an East Asian character (or a
     # private-use one, D44), which no single-byte page encodes; of windows-1252 and ISO-8859-1
     # otherwise (the pages beyond the design are read as UTF-8 only, in runs: above)
     if _EAST_OR_PRIVATE.search(text) is None:
-        return _latin_readings(text)
+        return _latin_readings(text, memo)
     # (which kinds of reading may come out, from the text alone: the same for every CJK page)
     han, common = ideographs(text)
     rights: tuple[str, ...] = ("utf-8",)
     if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
-    western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
+    western = memo["western"] = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
     korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
     # (ideographs may be the other Chinese page's reading, D65: its odds decide, on a reading)
     chinese = len(rights) == 1 and han
-    memo: _Memo = {}
+    may_be_chinese: bool | None = None  # (_may_be_chinese_reading of the text, once)
     for wrong in _CJK_WRONG:
         try:
             data = _CJK_ENCODE[wrong](text)[0]  # (as _encode does for a CJK page)
@@ -2166,9 +2207,11 @@ def repair_possible(text: str) -> bool:
                 continue  # no run of two double-byte characters can come out (_east_ok)
             if right in korean and len(rights) == 1 and not (_korean_syllables(out) or _likely_korean(out)):
                 continue  # (before the counts: D48's syllables, counted with patterns, D52's odds)
-            if (len(rights) == 1 and right in _CHINESE_PAGES and wrong in _CHINESE_PAGES
-                    and not (_may_be_chinese_reading(text) and _chinese_reading(wrong, right, text, out))):
-                continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
+            if len(rights) == 1 and right in _CHINESE_PAGES and wrong in _CHINESE_PAGES:
+                if may_be_chinese is None:
+                    may_be_chinese = _may_be_chinese_reading(text)
+                if not (may_be_chinese and _chinese_reading(wrong, right, text, out)):
+                    continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
             if right != "utf-8" and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True
@@ -2176,7 +2219,7 @@ def repair_possible(text: str) -> bool:
             for right in ("windows-1252", "iso-8859-1"):
                 if right == "iso-8859-1" and not _C1_BYTES.search(data):
                     continue  # the windows-1252 reading, tried before, is the same text
-                if not _consistent_bytes(data, right):
+                if not _consistent_memo(data, wrong, right, memo):
                     continue  # _plausible_step: Western text read as CJK comes back as one language
                 out = _decode(data, right)
                 if out is not None and out != text:
@@ -2184,10 +2227,10 @@ def repair_possible(text: str) -> bool:
     return False
 
 
-def _latin_readings(text: str) -> bool:
+def _latin_readings(text: str, memo: _Memo) -> bool:
     """:func:`repair_possible`'s whole-text readings of a text without an East Asian character:
-    windows-1252 and ISO-8859-1 read as UTF-8, a CJK page or each other."""
-    memo: _Memo = {}
+    windows-1252 and ISO-8859-1 read as UTF-8, a CJK page or each other (``memo``: a round's
+    memo of ``text``)."""
     for wrong in _LATIN_WRONG:
         data = _encode(text, wrong)
         if data is None or data.isascii():
