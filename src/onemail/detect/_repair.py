@@ -1582,17 +1582,28 @@ def _not_korean(text: str) -> bool:
 def _korean_log_ratio(text: str) -> float:
     """The sum over the Hangul syllables and ideographs of ``text`` of ``log(P_korean /
     P_random)`` (:func:`_korean_nats`), in nats (D51)."""
+    if len(text) <= COUNT_IN_ONE_CALL:
+        return _korean_sum(Counter(_KOREAN_UNIT.findall(text)))
+    nats = _korean_nats()
+    unseen, hanja = nats[""], nats["\u4e00"]
     # (the characters counted in C: one entry per distinct character, not a list of them)
-    return _korean_sum(Counter(text) if len(text) > COUNT_IN_ONE_CALL else Counter(_KOREAN_UNIT.findall(text)))
+    return sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
+               for ch, n in Counter(text).items() if _KOREAN_UNIT.match(ch))
 
 
 def _korean_sum(counts: Counter[str]) -> float:
-    """:func:`_korean_log_ratio` of the characters ``counts`` holds, those that are Hangul
-    syllables or ideographs, in the order of the ``Counter`` (the text's order: the same sum)."""
-    nats = _korean_nats()
-    unseen, hanja = nats[""], nats["\u4e00"]
-    return sum(n * (nats.get(ch, unseen) if "\uac00" <= ch <= "\ud7a3" else hanja)
-               for ch, n in counts.items() if _KOREAN_UNIT.match(ch))
+    """:func:`_korean_log_ratio` of the Hangul syllables and ideographs ``counts`` holds (only
+    those), in the order of the ``Counter`` (the text's: the same terms, summed alike)."""
+    if not _KOREAN_UNIT_NATS:
+        nats = _korean_nats()
+        unseen = nats[""]
+        _KOREAN_UNIT_NATS.update({chr(cp): nats.get(chr(cp), unseen) for cp in range(0xAC00, 0xD7A4)})
+    hanja = _korean_nats()["\u4e00"]  # (every unit that is no syllable is an ideograph)
+    return sum(map(mul, counts.values(), map(_KOREAN_UNIT_NATS.get, counts, repeat(hanja))))
+
+
+#: Per Hangul syllable, its value of :func:`_korean_nats` (the unseen one where it has none).
+_KOREAN_UNIT_NATS: dict[str, float] = {}
 
 
 def _likely_korean(text: str) -> bool:
@@ -1847,6 +1858,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     utf8_rows: list[tuple[tuple[bool, bool | None, float], str, str, int]] = []  # (D71)
     wrong_first = how_first = ""
     hash_first = 0
+    consistent: dict[str, bool] = {}  # (D21's test of each UTF-8 reading, once per text: pages read alike)
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
             continue  # an accepted UTF-8 reading wins over any other (D11): not scored
@@ -1939,9 +1951,13 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             # compete (best_out: the best one's text while it is not known)
             if best is not None and best[0][0]:
                 if best[0][1] is None:
-                    best = ((True, _consistent(best_out), best[0][2]), *best[1:])
+                    one = consistent[best_out] = _consistent(best_out)
+                    best = ((True, one, best[0][2]), *best[1:])
                     utf8_rows[0] = (best[0], wrong_first, how_first, hash_first)
-                key = (True, _consistent(out), score)
+                one = consistent.get(out)
+                if one is None:
+                    one = consistent[out] = _consistent(out)
+                key = (True, one, score)
                 utf8_rows.append((key, wrong, how, hash(out)))
                 if key > best[0]:
                     best = (key, wrong, right, how)
