@@ -162,7 +162,7 @@ _Scored = tuple[float, str, Counts]
 _Best = tuple[tuple[bool, bool | None, float], str, str, str]
 #: Per round: "data" -> (page, the text encoded by it or None), ("runs", page),
 #: ("input", page), ("two", page, bool), ("c1", ""), ("consistent", wrong, right), "western" ->
-#: what was found.
+#: what was found; "classified" -> (a reading, its counts) from the cheap test, used once.
 _Memo = dict[object, Any]
 
 _maps: dict[str, tuple[str, Any]] = {}  # name -> (decoding table, charmap_build's encoding map)
@@ -471,9 +471,11 @@ _GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Z
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
-def _score(text: str) -> tuple[float, str, Counts]:
-    """Return ``(repair score, script group, counts)`` of ``text``."""
-    c = classify(text)
+def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
+    """Return ``(repair score, script group, counts)`` of ``text`` (``c``: :func:`classify` of
+    ``text`` when it is known, a fresh one, changed here)."""
+    if c is None:
+        c = classify(text)
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
     if c.common and not c.hangul and _no_chinese(text):
@@ -1599,7 +1601,8 @@ def _korean_sum(counts: Counter[str]) -> float:
         unseen = nats[""]
         _KOREAN_UNIT_NATS.update({chr(cp): nats.get(chr(cp), unseen) for cp in range(0xAC00, 0xD7A4)})
     hanja = _korean_nats()["\u4e00"]  # (every unit that is no syllable is an ideograph)
-    return sum(map(mul, counts.values(), map(_KOREAN_UNIT_NATS.get, counts, repeat(hanja))))
+    total: float = sum(map(mul, counts.values(), map(_KOREAN_UNIT_NATS.get, counts, repeat(hanja))))
+    return total
 
 
 #: Per Hangul syllable, its value of :func:`_korean_nats` (the unseen one where it has none).
@@ -1925,7 +1928,12 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             western_checked = True
         found = scored.get(hash(out))
         if found is None:
-            found = scored[hash(out)] = _score(out)
+            kept_counts = memo.get("classified")  # (the cheap test's counts of the reading it accepted)
+            if kept_counts is not None and kept_counts[0] == out:
+                del memo["classified"]  # (_score changes them: used once)
+                found = scored[hash(out)] = _score(out, kept_counts[1])
+            else:
+                found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
                 current, wrong, memo) + MARGIN) and not (score > base and chinese_odds) and not (
@@ -1951,8 +1959,8 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             # compete (best_out: the best one's text while it is not known)
             if best is not None and best[0][0]:
                 if best[0][1] is None:
-                    one = consistent[best_out] = _consistent(best_out)
-                    best = ((True, one, best[0][2]), *best[1:])
+                    first_one = consistent[best_out] = _consistent(best_out)
+                    best = ((True, first_one, best[0][2]), *best[1:])
                     utf8_rows[0] = (best[0], wrong_first, how_first, hash_first)
                 one = consistent.get(out)
                 if one is None:
@@ -2228,8 +2236,11 @@ def _possible(text: str, memo: _Memo) -> bool:
                     may_be_chinese = _may_be_chinese_reading(text)
                 if not (may_be_chinese and _chinese_reading(wrong, right, text, out)):
                     continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
-            if right != "utf-8" and not _east_ok(classify(out)):
-                continue  # _plausible_step: a CJK reading gives a run of East Asian characters
+            if right != "utf-8":
+                found = classify(out)
+                if not _east_ok(found):
+                    continue  # _plausible_step: a CJK reading gives a run of East Asian characters
+                memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
         if western:
             for right in ("windows-1252", "iso-8859-1"):
@@ -2257,8 +2268,11 @@ def _latin_readings(text: str, memo: _Memo) -> bool:
             out = _decode(data, right)
             if out is None or out == text:
                 continue
-            if right in _CJK_PAGES and not _east_ok(classify(out)):
-                continue  # _plausible_step: a CJK reading gives a run of East Asian characters
+            if right in _CJK_PAGES:
+                found = classify(out)
+                if not _east_ok(found):
+                    continue  # _plausible_step: a CJK reading gives a run of East Asian characters
+                memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
     return False
 
