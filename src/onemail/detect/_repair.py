@@ -162,7 +162,7 @@ _Scored = tuple[float, str, Counts]
 _Best = tuple[tuple[bool, bool | None, float], str, str, str]
 #: Per round: "data" -> (page, the text encoded by it or None), ("runs", page),
 #: ("input", page), ("two", page, bool), ("c1", ""), ("consistent", wrong, right), "western" ->
-#: what was found; "classified" -> (a reading, its counts) from the cheap test, used once.
+#: what was found; ("words", wrong, right) -> D47's test; "classified" -> (a reading, its counts) from the cheap test, used once.
 _Memo = dict[object, Any]
 
 _maps: dict[str, tuple[str, Any]] = {}  # name -> (decoding table, charmap_build's encoding map)
@@ -1844,6 +1844,21 @@ def _consistent_memo(data: bytes, wrong: str, right: str, memo: _Memo) -> bool:
     return found
 
 
+def _words_memo(text: str, data: bytes, wrong: str, right: str, memo: _Memo) -> bool:
+    """:func:`_alone_runs_are_words` of ``text`` (``data``: its bytes in the CJK page ``wrong``)
+    read by ``right``, windows-1252 or ISO-8859-1, kept in ``memo``: without a byte 0x80..0x9F in
+    ``data`` (nor in its runs' bytes, pieces of it) the two pages read the runs alike."""
+    key = ("words", wrong, right)
+    found: bool | None = memo.get(key)
+    if found is None:
+        if not _C1_BYTES.search(data):
+            found = memo.get(("words", wrong, "iso-8859-1" if right == "windows-1252" else "windows-1252"))
+        if found is None:
+            found = _alone_runs_are_words(text, wrong, right)
+        memo[key] = found
+    return found
+
+
 def _round(current: str, base: float, group: str, counts: Counts, segments: bool, scored: dict[int, _Scored],
            memo: _Memo) -> _Best | None:
     """Return the best accepted ``(key, wrong, right, how)`` of one round, or None (``how``:
@@ -1862,6 +1877,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     wrong_first = how_first = ""
     hash_first = 0
     consistent: dict[str, bool] = {}  # (D21's test of each UTF-8 reading, once per text: pages read alike)
+    odd_east: bool | None = None
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
             continue  # an accepted UTF-8 reading wins over any other (D11): not scored
@@ -1907,7 +1923,9 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
         chinese_odds = False
-        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not _odd_east(counts.han, counts.common, current):
+        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and odd_east is None:
+            odd_east = _odd_east(counts.han, counts.common, current)  # (of the input: once a round)
+        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not odd_east:
             # (before any scoring: an input of no mostly rare ideographs, D10, reads as GBK or
             # Big5 only through D65's odds, from the other of the two, or as D51's Hangul that is
             # no Korean, from EUC-KR)
@@ -1923,7 +1941,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             # scoring: the shape (in the memo of _cjk_input_ok), one language (counted on the
             # bytes: the same counts), the words alone
             if (not _consistent_memo(memo["data"][1], wrong, right, memo)
-                    or not _alone_runs_are_words(current, wrong, right)):
+                    or not _words_memo(current, memo["data"][1], wrong, right, memo)):
                 continue
             western_checked = True
         found = scored.get(hash(out))
