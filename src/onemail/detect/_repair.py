@@ -316,15 +316,22 @@ def signatures(text: str) -> int:
     # (a pair of one character twice is no page's reading: a byte is a lead or a continuation,
     # never both; the union of the pages' characters made "àà" windows-1252's lead and CP437's
     # continuation, D76)
-    found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
-        m.group() for m in _SIGNATURE.finditer(text))
-    n: int = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
+    if _DOUBLE.search(text) is None:
+        n = _count(_SIGNATURE, text)  # (no character twice in a row: every match counts)
+    else:
+        found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
+            m.group() for m in _SIGNATURE.finditer(text))
+        n = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
     if n and _TEXTLIKE.search(text):
         n -= _count(_TEXTLIKE, text)
     if n:
         n += sum(not (t := m.group()).isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
                  for m in _triple_re().finditer(text))
     return n
+
+
+#: A non-ASCII character twice in a row (D76).
+_DOUBLE = re.compile(r"([^\x00-\x7f])\1")
 
 
 def _is_punct(ch: str) -> bool:
@@ -801,11 +808,12 @@ _ASCII_BYTES = bytes(range(128))
 
 def _east_ok(new: Counts) -> bool:
     """A CJK reading: two East Asian characters at least, a run of two, none isolated against
-    an ASCII letter unless the reading is mostly East Asian (D73, as D11's Latin
-    prose: ``1个SD卡`` in Chinese is ordinary mixing)."""
+    an ASCII letter unless the reading is mostly East Asian: at least four East Asian characters
+    besides those, and at least as many as ASCII letters (D73: ``1个SD卡`` in Chinese is ordinary
+    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
-    return (new_east >= 2 and (not new.wedged or new.ascii_letters < LATIN_PROSE * (new_east + new.wedged))
-            and new_east + new.wedged - new.lone >= 2)
+    total = new_east + new.wedged
+    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and total - new.lone >= 2
 
 
 def _western_shape(text: str) -> bool:
@@ -1657,57 +1665,77 @@ def _chinese_log_ratio(text: str, language: int = 0) -> tuple[float, int]:
     """The sum over the non-ASCII characters of ``text`` of ``log(P / P_random)`` as Chinese
     (``language`` 0) or Japanese (1) (:func:`_chinese_nats`), in nats, and their number (D65)
     (a character beyond U+FFFF counts as two unseen ones)."""
-    look_up = _chinese_by_code()[language].__getitem__
-    total = 0.0
+    nats, n = _log_ratios(text, (language,))
+    return nats[0], n
+
+
+def _log_ratios(text: str, languages: tuple[int, ...] = (0, 1)) -> tuple[list[float], int]:
+    """:func:`_chinese_log_ratio` of ``text`` for each of ``languages`` (one reading of the
+    text's code units for all), and the number of non-ASCII characters."""
+    tables = _chinese_by_code()
+    if len(text) <= _CHINESE_PIECE:  # (one piece: the common case, without the loop)
+        high = len(text) - len(text.encode("ascii", "ignore"))
+        if 4 * high < len(text):
+            text = _ASCII_RUNS.sub("", text)  # (mostly ASCII: only the rest looked up)
+        units = array("H", text.encode(_UTF16, "surrogatepass"))
+        return [sum(map(tables[language].__getitem__, units)) for language in languages], high
+    look_ups = [tables[language].__getitem__ for language in languages]
+    totals = [0.0] * len(languages)
     high = 0
     # (in pieces: each piece's copies, not the whole text's; a piece may end inside a surrogate
     # pair, whose two units count alike either way)
     for start in range(0, len(text), _CHINESE_PIECE):
         piece = text[start:start + _CHINESE_PIECE]
-        total += sum(map(look_up, array("H", piece.encode(_UTF16, "surrogatepass"))))
+        units = array("H", piece.encode(_UTF16, "surrogatepass"))
+        for i, look_up in enumerate(look_ups):
+            totals[i] += sum(map(look_up, units))
         high += len(piece) - len(piece.encode("ascii", "ignore"))
-    return total, high
+    return totals, high
 
 
 _CHINESE_PIECE = 1 << 14
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
+
+
+def _languages(text: str) -> tuple[int, ...]:
+    """The languages ``text`` may be as it stands (D65): Chinese, and Japanese when it holds
+    kana (Japanese text writes them; kanji alone are Chinese characters to the model)."""
+    return (0, 1) if _KANA.search(text) is not None else (0,)
 
 
 def _may_be_chinese_reading(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` (at least ``CHINESE_MIN``) are on average
-    less than ``CHINESE_NATS`` likelier than random ones as Chinese and as Japanese (D65): the
-    other Chinese page's reading of them may be the text."""
-    for language in (0, 1):
-        nats, n = _chinese_log_ratio(text, language)
-        if n < CHINESE_MIN or nats >= CHINESE_NATS * n:
-            return False
-    return True
+    less than ``CHINESE_NATS`` likelier than random ones as Chinese (and as Japanese, with kana)
+    (D65): the other Chinese page's reading of them may be the text."""
+    if len(text) - len(text.encode("ascii", "ignore")) < CHINESE_MIN:
+        return False
+    nats, n = _log_ratios(text, _languages(text))
+    return max(nats) < CHINESE_NATS * n
 
 
 def _no_chinese(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are no likelier than random characters of
-    GBK and Big5, as Chinese and as Japanese (D67): a reading of other bytes, whose ideographs
-    earn no frequency points; at least ``KOREAN_MIN`` non-ASCII characters, as D51 asks of
-    Hangul."""
-    for language in (0, 1):
-        nats, n = _chinese_log_ratio(text, language)
-        if n < KOREAN_MIN or nats > 0:
-            return False
-    return True
+    GBK and Big5, as Chinese (and as Japanese, with kana) (D67): a reading of other bytes, whose
+    ideographs earn no frequency points; at least ``KOREAN_MIN`` non-ASCII characters, as D51
+    asks of Hangul."""
+    if len(text) - len(text.encode("ascii", "ignore")) < KOREAN_MIN:
+        return False
+    nats, _ = _log_ratios(text, _languages(text))
+    return max(nats) <= 0
 
 
 def _chinese_reading(wrong: str, right: str, old_text: str, new_text: str) -> bool:
     """True when a step between GBK and Big5 reads ``old_text`` into Chinese (D65): the reading
     has at least ``CHINESE_MIN`` non-ASCII characters, likelier as Chinese than random ones, and
-    is at least ``CHINESE_ODDS_NATS`` likelier as Chinese than ``old_text`` is as Chinese or as
-    Japanese (the two readings of the same bytes: each two-byte character of one is a two-byte
+    is at least ``CHINESE_ODDS_NATS`` likelier as Chinese than ``old_text`` is as Chinese or (with
+    kana) as Japanese (the two readings of the same bytes: each two-byte character of one is a two-byte
     character of the other)."""
     if wrong not in _CHINESE_PAGES or right not in _CHINESE_PAGES:
         return False
     new_nats, n = _chinese_log_ratio(new_text)
     if n < CHINESE_MIN or new_nats <= 0:
         return False
-    old_nats = max(_chinese_log_ratio(old_text, language)[0] for language in (0, 1))
-    return new_nats - old_nats >= CHINESE_ODDS_NATS
+    return new_nats - max(_log_ratios(old_text, _languages(old_text))[0]) >= CHINESE_ODDS_NATS
 
 
 def _east_input(old: Counts, text: str) -> bool:
@@ -1829,6 +1857,17 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        chinese_odds = False
+        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not _odd_east(counts.han, counts.common, current):
+            # (before any scoring: an input of no mostly rare ideographs, D10, reads as GBK or
+            # Big5 only through D65's odds, from the other of the two, or as D51's Hangul that is
+            # no Korean, from EUC-KR)
+            if wrong in _OTHER_CHINESE:
+                chinese_odds = _chinese_reading(wrong, right, current, out)
+                if not chinese_odds:
+                    continue
+            elif wrong != "euc-kr" or not _not_korean(current):
+                continue
         western_checked = False
         if wrong in _CJK_PAGES and right in _WESTERN:
             # _plausible_step's conditions of Western text read as a CJK page, before any
@@ -1843,8 +1882,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
-                current, wrong, memo) + MARGIN) and not (
-                score > base and wrong in _CHINESE_PAGES and _chinese_reading(wrong, right, current, out)) and not (
+                current, wrong, memo) + MARGIN) and not (score > base and chinese_odds) and not (
                 wrong == "euc-kr" and right == "utf-8" and counts.han and not counts.hangul and score >= base
                 and _common_letters_only(out)):
             # (between GBK and Big5 the model's odds stand in for the margin, D65; Hanja without
@@ -1954,8 +1992,8 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
             data = _encode(current, wrong)
             fit = page_log_likelihood(data, right) if data is not None else -math.inf
             if data is not None:
-                # an ASCII sign between two letters is no word's (D78)
-                fit -= MIX_NATS * _count(_ASCII_SIGN_IN_WORD, data)
+                # a sign between two letters, a capital after a small letter: no word's (D78)
+                fit -= MIX_NATS * _not_in_words(_decode(data, right) or "")
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
@@ -1963,11 +2001,25 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     return chosen if chosen is not None else best
 
 
-#: An ASCII sign between two letters (bytes of a single-byte page; a letter: an ASCII one or a
-#: high byte): ``Nemù}s``, ``ä`echiles``, where another CJK page reads ``Nemüss``,
-#: ``èsechiles`` (D78). Not the apostrophe, hyphen, full stop, comma, colon, slash, ampersand,
-#: question and exclamation marks that do stand between letters (``don't``, ``e.g``).
-_ASCII_SIGN_IN_WORD = re.compile(rb"(?<=[A-Za-z\x80-\xff])[\"#$%()*+;<=>@\[\\\]^_`{|}~](?=[A-Za-z\x80-\xff])")
+def _not_in_words(text: str) -> int:
+    """The places of ``text`` that no word writes (D78): a sign between two letters (an ASCII
+    sign but the apostrophe, hyphen, full stop, comma, colon, slash, ampersand, question and
+    exclamation marks, which do stand there: ``don't``, ``e.g``; or punctuation, a symbol or a
+    number of Latin-1 and General Punctuation but the apostrophes, acute accent and middle dot),
+    and a capital right after a small letter (D29's rule)."""
+    if not _IN_WORDS:
+        low = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).islower())
+        cap = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isupper())
+        signs = "".join(re.escape(chr(cp)) for cp in (*range(0xA1, 0xC0), 0xD7, 0xF7, *range(0x2010, 0x2070),
+                                                       0x20AC, 0x2122)
+                        if unicodedata.category(chr(cp))[0] in "PSN" and chr(cp) not in "\u2018\u2019\u00b4\u00b7")
+        _IN_WORDS.append(re.compile(
+            f"(?<=[A-Za-z{low}{cap}])[\"#$%()*+;<=>@\\[\\\\\\]^_`{{|}}~{signs}](?=[A-Za-z{low}{cap}])"
+            f"|(?<=[a-z{low}])[A-Z{cap}]"))
+    return _count(_IN_WORDS[0], text)
+
+
+_IN_WORDS: list[re.Pattern[str]] = []
 
 
 def _step_text(text: str, wrong: str, right: str, how: str) -> str:
