@@ -69,7 +69,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ._binary import bom_charset, utf16_32_shape
-from ._langmodel import good_share, high_byte_counts, rank_single_byte, reads_alike
+from ._langmodel import PAGE_DIFFERENCES as sb_differs
+from ._langmodel import good_share, high_byte_counts, rank_single_byte
 from ._langmodel import table as sb_table
 from ._scoring import classify, classify_single_byte, score_counts
 
@@ -482,7 +483,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
     if counts:
         bs, ns = zip(*counts, strict=True)
         columns = bs, ns, sum(ns)
-        alike = reads_alike(sb1, sb2, sum(map((1).__lshift__, bs)))
+        alike = not sum(map((1).__lshift__, bs)) & sb_differs[sb1][sb2]
     sb_counts = None
     rows: list[_Row] = []
     # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
@@ -525,7 +526,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
             sb_counts = c
             errors = c.fffd
             fit = fit1 if label == sb1 else fit2
-            good = good_share(counts, label, columns=columns) * high * fit if counts else 0.0
+            good = good_share(counts, label, columns) * high * fit if counts else 0.0
             score = score_counts(c, errors, good=good)
             if label == sb2:
                 score = max(0.0, score - min(LM_CAP, LM_POINTS * max(0.0, ll1 - ll2)))

@@ -150,8 +150,7 @@ from itertools import compress, repeat
 from operator import add, itemgetter, mul, sub
 from typing import Any, Literal, cast
 
-__all__ = ["SINGLE_BYTE", "rank_single_byte", "page_log_likelihood", "good_share", "char_weights",
-           "reads_alike"]
+__all__ = ["SINGLE_BYTE", "rank_single_byte", "page_log_likelihood", "good_share", "char_weights"]
 
 #: Single-byte candidates (labels :func:`onemail.text.for_label` resolves), most used first.
 SINGLE_BYTE = (
@@ -590,6 +589,9 @@ _packed_ub: list[int] = []
 _packed_mix: dict[str, list[int]] = {}
 _earlier: dict[str, list[tuple[str, int]]] = {}
 _differs: dict[str, dict[str, int]] = {}
+PAGE_DIFFERENCES = _differs
+"""Per page, per other page: a bit mask of the bytes the two decode differently (filled with
+the tables; the detector reads it as ``sb_differs``)."""
 #: Per page: packed log-probabilities of its languages, their struct format, (language index,
 #: negative entropy, log P(page | language)) each, the getter of their share terms (None: no
 #: language), the log P(page | language) column.
@@ -1307,15 +1309,7 @@ def _context_tables(label: str, lang: str) -> list[tuple[list[float], list[float
     return rows
 
 
-def reads_alike(first: str, second: str, present: int) -> bool:
-    """Return whether two pages of :data:`SINGLE_BYTE` read every byte of ``present`` (a set of
-    bytes as a 256-bit ``int``, bit ``b`` for byte ``b``) as the same character (the tables are
-    built by :func:`rank_single_byte`'s first call)."""
-    _page_rows()
-    return not present & _differs[first][second]
-
-
-def good_share(counts: list[tuple[int, int]], label: str, *,
+def good_share(counts: list[tuple[int, int]], label: str,
                columns: tuple[Sequence[int], Sequence[int], int] | None = None) -> float:
     """Return the share (0..1) of high bytes that ``label`` makes a common letter of.
 

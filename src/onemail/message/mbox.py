@@ -80,6 +80,7 @@ __all__ = [
     "read_span",
     "spans",
     "split",
+    "trim_end",
     "unquote",
 ]
 
@@ -416,7 +417,7 @@ class ListedMarks:
         return marks[i] if i < len(marks) and marks[i] < b else -1
 
 
-def split(data: Data, start: int, n: int,
+def split(data: Data, start: int, n: int, *,
           marks: _Marks | ListedMarks | None = None) -> Iterator[tuple[MboxSpan, bool]]:
     """:func:`spans` of ``data[start:n]`` (``n <= len(data)``), each with whether a
     ``Content-Length`` field could be in its header section (a line starting with
@@ -466,7 +467,7 @@ def split(data: Data, start: int, n: int,
                         return
                     sep = after
                     continue
-        yield MboxSpan(first, _trim_end(data, first, stop), sep, False, True, tuple(unsplit)), has_length
+        yield MboxSpan(first, trim_end(data, first, stop), sep, False, True, tuple(unsplit)), has_length
         if nxt < 0:
             return
         sep = nxt
@@ -528,9 +529,10 @@ def _inside_length(data: Data, body: int, target: int) -> tuple[int | None, bool
         j = line
 
 
-def _trim_end(data: Data, first: int, end: int) -> int:
+def trim_end(data: Data, first: int, end: int) -> int:
     """The end of a message whose bytes run to ``end`` (a separator line or the mailbox's end):
-    without the empty line that ends it there (``\\n`` or ``\\r\\n``)."""
+    without the empty line that ends it there (``\\n`` or ``\\r\\n``), not before ``first``
+    (the message's first byte). Offsets into ``data``."""
     if end - 2 >= first and data[end - 2:end] == b"\n\n":
         return end - 1
     if end - 3 >= first and data[end - 3:end] == b"\n\r\n":
