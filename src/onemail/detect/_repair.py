@@ -1599,13 +1599,16 @@ def _korean_sum(counts: Counter[str]) -> float:
     if not _KOREAN_UNIT_NATS:
         nats = _korean_nats()
         unseen = nats[""]
-        _KOREAN_UNIT_NATS.update({chr(cp): nats.get(chr(cp), unseen) for cp in range(0xAC00, 0xD7A4)})
-    hanja = _korean_nats()["\u4e00"]  # (every unit that is no syllable is an ideograph)
+        # ("": an ideograph's, the value of every unit that is no syllable)
+        _KOREAN_UNIT_NATS.update({"": nats["\u4e00"], **{chr(cp): nats.get(chr(cp), unseen)
+                                                          for cp in range(0xAC00, 0xD7A4)}})
+    hanja = _KOREAN_UNIT_NATS[""]
     total: float = sum(map(mul, counts.values(), map(_KOREAN_UNIT_NATS.get, counts, repeat(hanja))))
     return total
 
 
-#: Per Hangul syllable, its value of :func:`_korean_nats` (the unseen one where it has none).
+#: Per Hangul syllable, its value of :func:`_korean_nats` (the unseen one where it has none);
+#: ``""``: an ideograph's.
 _KOREAN_UNIT_NATS: dict[str, float] = {}
 
 
@@ -1617,7 +1620,13 @@ def _likely_korean(text: str) -> bool:
         units = _count(_KOREAN_UNIT, text)
         return units >= KOREAN_MIN and _korean_log_ratio(text) >= -NOT_KOREAN_NATS * units
     found = _KOREAN_UNIT.findall(text)  # (one list for the count and the sum)
-    return len(found) >= KOREAN_MIN and _korean_sum(Counter(found)) >= -NOT_KOREAN_NATS * len(found)
+    if len(found) < KOREAN_MIN:
+        return False
+    return _korean_sum(Counter(found)) >= -NOT_KOREAN_NATS * len(found)
+
+
+#: Up to this many units a text's are counted with ``list.count`` (cheaper than a ``Counter``).
+_FEW_UNITS = 32
 
 
 def _chinese_again(wrong: str, right: str, old_text: str, new: Counts, new_text: str) -> bool:
@@ -2206,8 +2215,11 @@ def _possible(text: str, memo: _Memo) -> bool:
     # every UTF-8 reading run is two non-ASCII characters in a row, or a lost no-break space
     if _run_hint().search(text) is not None:
         for wrong in _SEGMENT_PAGES:
-            if (_run_hint(wrong).search(text) is not None
-                    and (_runs_memo(text, wrong, memo) if wrong in UTF8_ONLY else _segment_re(wrong).search(text))):
+            if _run_hint(wrong).search(text) is None:
+                if wrong in UTF8_ONLY:
+                    memo["runs", wrong] = False  # (_enough_runs: every run starts with a hint)
+                continue
+            if _runs_memo(text, wrong, memo) if wrong in UTF8_ONLY else _segment_re(wrong).search(text):
                 return True  # a piecewise UTF-8 reading may apply
     # the whole-text readings: of a CJK page when the text holds an East Asian character (or a
     # private-use one, D44), which no single-byte page encodes; of windows-1252 and ISO-8859-1
