@@ -1890,11 +1890,13 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
             continue  # an accepted UTF-8 reading wins over any other (D11): not scored
-        if wrong in UTF8_ONLY and not _runs_memo(current, wrong, memo):
-            continue
+        # (a page of D9 needs enough of its runs, _runs_memo: looked at only once its reading
+        # is there, the cheaper test first)
         how = "runs"
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
+                continue
+            if wrong in UTF8_ONLY and not _runs_memo(current, wrong, memo):
                 continue
             if _whole(current, wrong, right, memo) is not None:
                 continue  # the whole text decodes: tried in the first pass
@@ -1918,10 +1920,14 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             how = "whole"
             out = _whole(current, wrong, right, memo)
             if out is None and right == "utf-8" and wrong in _SEGMENT_PAGES and _may_be_runs(current, wrong, memo):
+                if wrong in UTF8_ONLY and not _runs_memo(current, wrong, memo):
+                    continue
                 # runs that explain every non-ASCII character are a whole-text reading (D20)
                 how = "complete"
                 out = _apply_segments(current, wrong, complete=True)
         if out is None or out == current:
+            continue
+        if wrong in UTF8_ONLY and not _runs_memo(current, wrong, memo):
             continue
         if right in _CJK_PAGES and not segments and not _two_east(memo["data"][1], right, memo, wrong):
             continue  # no run of two double-byte characters can come out (_east_ok)
