@@ -1887,6 +1887,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     hash_first = 0
     consistent: dict[str, bool] = {}  # (D21's test of each UTF-8 reading, once per text: pages read alike)
     odd_east: bool | None = None
+    east_input: bool | None = None
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
             continue  # an accepted UTF-8 reading wins over any other (D11): not scored
@@ -1908,6 +1909,10 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
                 continue  # it must remove signatures, at least half of them (D24)
         else:
             if wrong in _CJK_PAGES:
+                if east_input is None:
+                    east_input = _east_input(counts, current)  # (_cjk_input_ok's first test, once a round)
+                if not east_input:
+                    continue
                 ok = memo.get(("input", right))
                 if ok is None:
                     ok = memo["input", right] = _cjk_input_ok(current, counts, right, memo)
