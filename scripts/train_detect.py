@@ -649,23 +649,30 @@ def build() -> str:
     return render(model, alone, page_languages(), context, korean_syllables())
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_or_check(build_text, out: Path, script: str, argv: list[str] | None, description: str) -> int:
+    """The command line of a model generator: write ``build_text()`` to ``out``, or with
+    ``--check`` fail when ``out`` differs from it (``script``: the generator's name, for the
+    messages)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--check", action="store_true", help="fail if the committed model is stale")
     args = ap.parse_args(argv)
     try:
-        text = build()
+        text = build_text()
     except ImportError as exc:
-        print(f"train_detect: {exc}", file=sys.stderr)
+        print(f"{Path(script).stem}: {exc}", file=sys.stderr)
         return 2
     if args.check:
-        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
-            print(f"stale: {OUT.relative_to(REPO)} (run scripts/train_detect.py)")
+        if not out.exists() or out.read_text(encoding="utf-8") != text:
+            print(f"stale: {out.relative_to(REPO)} (run {script})")
             return 1
         return 0
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT.relative_to(REPO)} ({len(text.encode())} bytes)")
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out.relative_to(REPO)} ({len(text.encode())} bytes)")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write_or_check(build, OUT, "scripts/train_detect.py", argv, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from onemail.message.mbox import (
     _length_field,
     _length_target,
     _starts_message,
-    _trim_end,
+    trim_end,
 )
 
 
@@ -47,11 +47,11 @@ def reference_spans(data: Data, start: int = 0, end: int | None = None) -> Itera
         while True:
             j = data.find(b"\nFrom ", j, n)
             if j < 0:
-                yield MboxSpan(first, _trim_end(data, first, n), sep, False, True, tuple(unsplit))
+                yield MboxSpan(first, trim_end(data, first, n), sep, False, True, tuple(unsplit))
                 return
             line = j + 1
             if _starts_message(data, line, n)[0]:
-                yield MboxSpan(first, _trim_end(data, first, line), sep, False, True, tuple(unsplit))
+                yield MboxSpan(first, trim_end(data, first, line), sep, False, True, tuple(unsplit))
                 sep = line
                 break
             unsplit.append(line)

@@ -152,6 +152,17 @@ def test_output_file_and_exit_codes(tmp_path, capsys):
     assert _run(["export"], capsys)[0] == 2
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_a_full_disk_is_exit_1_in_both_formats(capsys, fmt):
+    """Fresh-user report D4: Parquet's first bytes to a full disk were exit 2 (a usage error),
+    JSON Lines' exit 1. An output that can be created but not written is 1 in both."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow", reason="the onemail[parquet] extra is not installed")
+    code, _, err = _run(["export", str(HTML_ONLY), "--format", fmt, "-o", "/dev/full"], capsys)
+    assert code == 1 and "No space left on device" in err
+
+
 def test_a_message_that_cannot_be_read_is_a_record_and_exit_1(tmp_path, capsys):
     junk = tmp_path / "junk.eml"
     junk.write_bytes(b"\x00\x01\x02 not mail at all")

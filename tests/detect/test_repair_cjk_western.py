@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onemail.detect import repair
+from onemail.detect import Repair, repair
 from onemail.detect._langmodel import page_log_likelihood
 
 
@@ -115,3 +115,46 @@ def test_d49_non_latin_letters_inside_an_ascii_word() -> None:
         assert out.steps == (("windows-1251", "utf-8"),)
     # homoglyphs stay (a visible case: Cyrillic "е" in an English word)
     assert repair("K\u0435\u0435p pushin to the top bwoy!").text == "K\u0435\u0435p pushin to the top bwoy!"
+
+
+def test_d78_an_ascii_sign_inside_a_word_is_no_reading() -> None:
+    # 鋊 is GBK E4 60 ("ä`") and Big5 E8 73 ("ès"); 黶 is GBK FC 73 ("üs") and Big5 F9 7D ("ù}"):
+    # the reading that puts a backtick or a brace inside the word loses
+    for original, page, step in (("Avard \u00e8sechiles rendr occ", "big5", "big5"),
+                                 ("Nem\u00fcss. Ritlials. Ernsche elc gradierse.", "gbk", "gbk")):
+        assert repair(_moji(original, "cp1252", page)) == Repair(original, ((step, "windows-1252"),))
+    from onemail.detect._repair import _not_in_words
+
+    # a guillemet or an inverted question mark inside a word, a capital after a small letter
+    assert [_not_in_words(t) for t in ("a\u00e5\u00bbe", "ngr\u00bfOzi", "Uktie\u00c4b", "DieRi")] == [1, 1, 1, 1]
+    assert [_not_in_words(t) for t in ("a\u00e7\u00f5e", "Uktie\u00dft", "l\u2019\u00e9t\u00e9", "col\u00b7lecci\u00f3",
+                                        "don't, e.g. well-known")] == [0, 0, 0, 0, 0]
+
+
+def test_d79_western_accents_of_no_single_language() -> None:
+    from onemail.detect._repair import _one_language, _western_letters
+
+    # a Spanish title and a Portuguese name: no language has both "ñ" and "ã"
+    original = "Se\u00f1or Jo\u00e3o da Silva chegou"
+    assert not _one_language(original) and _western_letters(original)
+    for page in ("gbk", "big5", "cp932"):
+        assert repair(_moji(original, "cp1252", page)).text == original, page
+    # a sign closes a word's accents: "‚â" (Shift_JIS "や") opens none; "ú°" has a symbol
+    assert not _western_letters("BSQR489\u201a\u00e2LFX488")
+    assert not _western_letters("verl\u00fa\u00b0 sociddred")
+    assert _western_letters("\u201cIliters\u00e9r\u201d\u2026 Medandi")
+    for clean in ("BSQR489\u3084LFX488", "Wora nexitiong. Antene ma\u6eab ideresta",
+                  "Slyl hernspris etw verl\u89e3 sociddred, ha atchign"):
+        assert repair(clean).text == clean
+
+
+def test_d73_an_ideograph_between_ascii_in_mostly_east_asian_text() -> None:
+    for original, page, right in (("\u76ee\u524d\u5e02\u9762\u4e0a\u7684\u5f88\u591a\u5c0f\u4ea7\u54c1\u53ea\u6709"
+                                   "1\u4e2aSD\u5361\u63d2\u69fd", "gbk", "gbk"),
+                                  ("\u3053\u308c\u3092SI\u696d\u754c\u3067\u8a00\u3048\u3070SIer\u306f", "cp932",
+                                   "shift_jis")):
+        moji = original.encode(page).decode("cp1252")
+        assert repair(moji) == Repair(original, (("windows-1252", right),))
+    # Western text read as GBK keeps the rule: an ideograph against ASCII letters in Latin prose
+    for clean in ("Se\u00f1or M\u00fcller", "El ni\u00f1o", "\u00d1o\u00f1o", "S\u00e3o Paulo"):
+        assert repair(clean).text == clean

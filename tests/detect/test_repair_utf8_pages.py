@@ -1,4 +1,5 @@
-"""UTF-8 read as the pages of D9 beyond windows-1252 (D70-D75; spec 004 "Repair")."""
+"""UTF-8 read as the pages of D9 beyond windows-1252, and what came with them (D54, D70-D77;
+spec 004 "Repair")."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def test_d72_a_spacing_accent_after_a_letter_is_no_sign() -> None:
     assert repair("Bremer/Mccoy \u2013 Dr\u00c3\u00a5ber").steps == ()  # (windows-1252: ftfy negative)
 
 
-def test_d73_letters_glued_to_the_front_of_an_ascii_word() -> None:
+def test_d54_letters_glued_to_the_front_of_an_ascii_word_too() -> None:
     from onemail.detect._repair import _glued_letters
 
     assert _glued_letters("\u2248\u03a9luva") == 1
@@ -76,10 +77,13 @@ def test_d73_letters_glued_to_the_front_of_an_ascii_word() -> None:
 
 
 def test_d74_every_letter_of_the_greek_hebrew_arabic_thai_blocks() -> None:
-    # Coptic letters of the Greek block, Hebrew and Arabic letters: letters of some language,
-    # whether the model has its counts or not; marks and points stay rare
-    assert rare_chars("\u03e2\u03e3\u03e4\u03e5 \u05d0\u05d1 \u067e\u0686 \u0e01\u0e02") == 0
+    # letters of the modern alphabets, whether the model has their language's counts or not;
+    # marks and points, archaic and Coptic letters stay rare (GBK's bytes of 結構 read as UTF-8
+    # are "\u033f\u03f0", a line of the detect corpus)
+    assert rare_chars("\u03b1\u03ce \u05d0\u05ea \u0628\u064a \u0e01\u0e2e") == 0
     assert rare_chars("\u05b0") == 1
+    assert rare_chars("\u0371\u03e2") == 2
+    assert repair("PT GETFPREGS (fpreg \u7d50\u69cb)").steps == ()
     for original, page in (("\u039a\u03b1\u03bb\u03b7\u03bc\u03ad\u03c1\u03b1 \u03c3\u03b1\u03c2", "mac_roman"),
                            ("\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd", "mac_roman"),
                            ("\u039a\u03b1\u03bb\u03b7\u03bc\u03ad\u03c1\u03b1 \u03c3\u03b1\u03c2", "cp437")):
@@ -115,3 +119,12 @@ def test_d77_a_euc_kr_reading_writes_hangul() -> None:
     out = repair(original.encode("euc_kr").decode("cp1252"))
     assert out.text == original
     assert out.steps == (("windows-1252", "euc-kr"),)
+
+
+def test_d77_hanja_without_hangul_read_as_utf8() -> None:
+    for original in ("Billy Idol \u043d\u0430 50!", "\u0421\u0431\u043e\u0433\u043e\u043c Destiny's Child"):
+        moji = original.encode("utf-8").decode("euc_kr")
+        assert repair(moji) == Repair(original, (("euc-kr", "utf-8"),))
+    # one ideograph alone reads as one IPA letter or mark: it stays
+    for clean in ("Lask \u53ef cesson uillen ngette", "Idandmien hottlywhi, ine (\u7403) ionse"):
+        assert repair(clean).text == clean

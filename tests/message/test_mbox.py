@@ -16,7 +16,7 @@ from onemail.message.mbox import (
     spans,
     unquote,
 )
-from onemail.message.reader import read_bytes
+from onemail.message.reader import read, read_bytes, read_mbox
 
 ENV = b"From a@b Sat Jan  1 00:00:00 2000\n"
 
@@ -191,3 +191,41 @@ def test_spans_of_corpus_mailboxes_are_the_rule_read_straight(corpus):
             assert list(spans(data, start=start)) == list(reference_spans(data, start)), (path, start)
         seen += 1
     assert seen > 1400
+
+
+@pytest.mark.parametrize("lead", [b"\n", b"\n\n", b"\r\n\r\n", b"\xef\xbb\xbf\n", b"\r"])
+def test_m20_empty_lines_before_the_first_separator(tmp_path, lead):
+    """Fresh-user report F5: an mbox that starts with empty lines was one message without a
+    header whose body was the whole mailbox, with no issue. The empty lines are the mailbox's
+    (M20), in read_mbox, read, the walk and the shards alike."""
+    import onemail
+    from onemail.message.containers import Found, walk
+    from onemail.message.mbox import mbox_start
+
+    box = (b"From a@b Mon Jan  1 00:00:00 2000\nSubject: one\n\nhello\n\n"
+           b"From b@c Mon Jan  1 00:00:00 2000\nSubject: two\n\nbye\n")
+    path = tmp_path / "lead.mbox"
+    path.write_bytes(lead + box)
+    assert mbox_start(lead + box) == len(lead)
+    assert [(m.subject, m.issues) for m in read_mbox(path)] == [("one", ()), ("two", ())]
+    assert onemail.read(lead + box).subject == "one"
+    found = [i for i in walk([path]) if isinstance(i, Found)]
+    assert [(i.source.index, i.source.offset, i.message.subject) for i in found] == [
+        (0, len(lead) + 34, "one"), (1, len(lead) + 89, "two")]
+    planned = list(onemail.shards([path], target_bytes=1))
+    assert [r["subject"] for s in planned for r in onemail.records(s)] == ["one", "two"]
+
+
+def test_m20_empty_lines_then_no_separator_stay_a_message():
+    """A first ``From `` line after empty lines opens a mailbox only when it passes the
+    separator rule: an empty header section and a body that starts with ``From`` stay so."""
+    from onemail.message.mbox import mbox_start
+
+    for data in (b"\n\nFrom me: hello\n", b"\nFrom 9:30 until 10:00 we eat\n", b"\n" * 5000 + box_line()):
+        assert mbox_start(data) == -1
+        msg = read(data)
+        assert (msg.format, msg.headers, msg.error) == ("rfc822", (), None), data[:20]
+
+
+def box_line() -> bytes:
+    return b"From a@b Mon Jan  1 00:00:00 2000\nSubject: one\n\nhello\n"

@@ -122,3 +122,22 @@ def test_outer_boundary_ends_inner_parts():
                        b"Content-Type: multipart/alternative; boundary=inner\r\n\r\n--inner\r\n\r\none\r\n"
                        b"--outer\r\n\r\ntwo\r\n--outer--\r\n")
     assert [(p.path, p.text) for p in msg.parts] == [("1.1", "one"), ("2", "two")]
+
+
+def test_an_invalid_content_type_is_the_default_and_reported():
+    """Fresh-user report F7: a Content-Type that is no ``type/subtype`` became text/plain (RFC
+    2045 5.2's advice) with no issue: the field is damage, reported at its value; in a digest
+    the default stays message/rfc822."""
+    from onemail.message import read
+
+    for value in (b"text/html\x01", b"foo", b"image/", b"application/pdf extra", b""):
+        msg = read(b"Content-Type: " + value + b"\r\n\r\n<b>x</b>\r\n")
+        assert msg.parts[0].media_type == "text/plain"
+        assert [(i.kind.value, i.where, i.offset, i.length) for i in msg.issues] == [
+            ("MalformedMimeStructure", "mime", 14, len(value))], value
+    assert read(b'Content-Type: "Text/HTML"\r\n\r\n<b>x</b>\r\n').issues == ()
+    digest = (b"Content-Type: multipart/digest; boundary=b\r\n\r\n--b\r\nContent-Type: bad\r\n\r\n"
+              b"Subject: inner\r\n\r\nhi\r\n--b--\r\n")
+    msg = read(digest)
+    assert [p.media_type for p in msg.parts] == ["message/rfc822"]
+    assert [(i.kind.value, i.where) for i in msg.issues] == [("MalformedMimeStructure", "mime:1")]

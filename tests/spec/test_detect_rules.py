@@ -333,6 +333,23 @@ def test_language_model_is_current():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_chinese_model_is_current():
+    """The committed Chinese model equals a fresh run of scripts/train_chinese.py (langdetect's
+    zh-cn and zh-tw profiles, from the bench extra; no corpus file), and is small."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    from paths import REPO
+
+    if importlib.util.find_spec("langdetect") is None:
+        pytest.skip("langdetect not installed (pip install -e '.[bench]')")
+    r = subprocess.run([sys.executable, str(REPO / "scripts" / "train_chinese.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (REPO / "src" / "onemail" / "detect" / "_tables" / "chinese.py").stat().st_size < 50_000
+
+
 def test_language_model_is_small():
     from paths import REPO
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -103,11 +104,15 @@ def run_export(args: argparse.Namespace) -> int:
         if problem:
             print(f"onemail export: --attachments {_shown(args.attachments)}: {problem}", file=sys.stderr)
             return USAGE
+    problem = _output_problem(args.output)
+    if problem:  # the output cannot be created: a usage error, before any work
+        print(f"onemail export: cannot write {_shown(args.output)}: {problem}", file=sys.stderr)
+        return USAGE
     try:
         sink = _ParquetSink(args.output) if args.format == "parquet" else _JsonSink(args.output)
-    except OSError as exc:
+    except OSError as exc:  # created, but its first bytes could not be written (a full disk)
         print(f"onemail export: cannot write {_shown(args.output)}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return 1
     counts: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     failed = False
@@ -214,13 +219,12 @@ def _shown(text: str | None) -> str:
 def json_line(record: dict[str, Any]) -> bytes:
     """One record as a line of JSON Lines, as :meth:`_JsonSink.write` writes it: UTF-8, compact,
     keys in the record's order, a lone surrogate (an undecodable path byte) as the escape
-    ``\\udcXX``; ends in a line feed. Whole in memory: for records without a long text
+    ``\\udcXX``, terminal-safe (``_jsonout.dumps``); ends in a line feed. Whole in memory: for records without a long text
     (:func:`_long`), so ``json.dumps`` itself: the text :func:`~onemail._cli._jsonout.json_pieces`
     gives in pieces, made whole here anyway."""
-    import json
+    from ._jsonout import dumps
 
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode(
-        "utf-8", "backslashreplace") + b"\n"
+    return dumps(record, separators=(",", ":")).encode("utf-8", "backslashreplace") + b"\n"
 
 
 WHOLE_LINE_CHARS = 1 << 20
@@ -264,6 +268,22 @@ class _JsonSink:
             self.out.close()
         else:
             self.out.flush()
+
+
+def _output_problem(path: str | None) -> str | None:
+    """Why the output file ``path`` cannot be created (``None``: it can, or it is standard output
+    or an existing file that is no regular one, such as a FIFO or ``/dev/full``, which is opened
+    only to be written). Creating it empties it, as writing it would."""
+    if path is None or path == "-":
+        return None
+    try:
+        if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "wb"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 class _ParquetSink:

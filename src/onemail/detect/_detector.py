@@ -50,8 +50,13 @@ the single-byte model sums all pages and languages on packed integers
 (:mod:`onemail.detect._langmodel`); an isolated high byte (:func:`_isolated_high`) proves the
 double-byte rows fail without decoding; the single-byte rows are counted from the bytes
 (:func:`onemail.detect._scoring.classify_single_byte`); outside the UTF-8 rule a double-byte
-row stops at its frequency bound unless it is among the two best (D16). bench/detect.py
-times it against chardet in the same run and prints the ratios.
+row stops at its frequency bound unless it is among the two best (D16), and keeps the text
+that settling classifies if it is; a row left to classify carries an upper bound and waits
+while that bound is below the second best score (:func:`_undefer`); a strict decode proven to
+fail (an isolated high byte, the UTF-8 rule's own failure, a C decode tried in :func:`_rank`)
+gives its row the error bound without a call. bench/detect.py times it against chardet in the
+same run and prints the ratios; bench/detect_same.py compares every answer with an earlier
+commit's.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ._binary import bom_charset, utf16_32_shape
+from ._langmodel import PAGE_DIFFERENCES as sb_differs
 from ._langmodel import good_share, high_byte_counts, rank_single_byte
 from ._langmodel import table as sb_table
 from ._scoring import classify, classify_single_byte, score_counts
@@ -159,14 +165,16 @@ def _single(label: str, confidence: int = 100) -> Detection:
     return Detection(label, confidence, (Candidate(label, 100),))
 
 
-def _sample(data: bytes, limit: int) -> bytes:
+def _sample(data: bytes, limit: int, start: int = -1) -> bytes:
     """Return up to ``limit`` bytes starting shortly before the first byte >= 0x80.
 
     The start is a multiple of 4 (UTF-16/32 alignment) at most 64 bytes before the first
     non-ASCII byte: everything earlier is ASCII, identical in every ASCII-compatible reading.
-    The end is cut after a line feed (or space) in the second half of the window.
+    The end is cut after a line feed (or space) in the second half of the window. ``start``:
+    :func:`_sample_start` of ``data`` when the caller has it (-1: not).
     """
-    start = _sample_start(data)
+    if start < 0:
+        start = _sample_start(data)
     if start:
         data = data[start:]
     if len(data) <= limit:
@@ -256,7 +264,7 @@ def _utf16_factor(data: bytes, label: str) -> bool:
 
 def _score(data: bytes, label: str, codec: str, beat: float = -1.0,
            frequency_bound: bool = False, error_proven: bool = False,
-           provisional: set[str] | None = None, high: int = -1) -> tuple[float, bool]:
+           provisional: dict[str, _Pending] | None = None, high: int = -1) -> tuple[float, bool]:
     """Return ``(score, exclusive)`` of one candidate reading of ``data`` (see
     :func:`_score_start`)."""
     score, exclusive, pending = _score_start(data, label, codec, beat, frequency_bound, error_proven,
@@ -272,7 +280,7 @@ _Pending = tuple[str, float, bytes, str]
 
 def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
                  frequency_bound: bool = False, error_proven: bool = False,
-                 provisional: set[str] | None = None, high: int = -1,
+                 provisional: dict[str, _Pending] | None = None, high: int = -1,
                  upper: bool = False, strict: str | None = None) -> tuple[float, bool, _Pending | None]:
     """Return ``(score, exclusive, None)`` of one candidate reading of ``data`` when a bound or
     a shortcut decides it, else ``(bound, False, pending)``: :func:`_classified` of ``pending``
@@ -287,8 +295,9 @@ def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
     characters that can earn frequency (common ideographs, kana, KS X 1001 Hangul) with the
     classifier's own patterns, cheaper than classifying. ``error_proven`` says that a strict
     decode of ``data`` fails before its last three bytes (:func:`_isolated_high`): the bound
-    of a failed decode is then taken without decoding. When ``provisional`` (a set) is given,
-    a row stopped at the frequency bound adds its label to it (see :func:`_settle`). ``high``
+    of a failed decode is then taken without decoding. When ``provisional`` (a dict) is given,
+    a row stopped at the frequency bound adds its label to it, with what :func:`_classified`
+    scores it from (see :func:`_settle`). ``high``
     is the number of bytes >= 0x80 of ``data`` when the caller has counted them (-1: not);
     ``strict`` the text of a strict decode of ``data`` that succeeded (None: not tried).
     """
@@ -345,7 +354,7 @@ def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
         bound = clean + 15 + 35 * min(1.0, earning / n) + 10 + exclusive_bound
         if bound < beat:
             if provisional is not None:
-                provisional.add(label)
+                provisional[label] = (text, errors, data, label)
             return bound, False, None
     bound = 100.0
     if upper and text:
@@ -358,7 +367,8 @@ def _score_start(data: bytes, label: str, codec: str, beat: float = -1.0,
             earning = len(_frequency_pattern().sub("", text))
         clean = max(0.0, 30 - 30 * errors / n - 8) if errors else 30.0
         kept = n - text.count("\ufffd")
-        bound = clean + 25 * kept / n + 35 * min(1.0, earning / n) + (10 if earning and not errors else 0)
+        # (plus a slack for the rounding of the score's own float sum, ~1e-14)
+        bound = clean + 25 * kept / n + 35 * min(1.0, earning / n) + (10 if earning and not errors else 0) + 1e-9
     return bound, False, (text, errors, data, label)
 
 
@@ -466,6 +476,15 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
         counts, letters, adjacent = high_byte_counts(data)
         ranked = rank_single_byte(counts, letters, adjacent)
     (ll1, sb1, fit1), (ll2, sb2, fit2) = ranked[0], ranked[1]
+    columns = None  # (the counts transposed once for both single-byte rows: good_share)
+    # The two pages read the sample alike when they read every high byte counted alike (the
+    # sample's high bytes are among them: it lies in the counted stretch): one classification
+    alike = False
+    if counts:
+        bs, ns = zip(*counts, strict=True)
+        columns = bs, ns, sum(ns)
+        alike = not sum(map((1).__lshift__, bs)) & sb_differs[sb1][sb2]
+    sb_counts = None
     rows: list[_Row] = []
     # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
     # exact score: such rows may stop at their bound.
@@ -474,7 +493,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
     # without a NUL no UTF-16/32 reading has the zero pattern: UTF-32 is given 0 and UTF-16 its
     # halved bound (what _score gives them, without slicing the sample four times)
     no_nul = 0 not in sample
-    provisional: set[str] = set()  # double-byte rows stopped at their frequency bound
+    provisional: dict[str, _Pending] = {}  # double-byte rows stopped at their frequency bound
     waiting: list[tuple[float, int, str, _Pending]] = []  # rows left to classify, with a bound
     high = len(sample) - len(sample.translate(None, _HIGH_BYTES))  # (counted once for every row)
     # the bound _score gives a double-byte row whose strict decode the isolated high byte
@@ -503,10 +522,11 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
                     rows.append((bound, order, label, False))
                     continue
             # (the counts of the decoded sample, taken on its bytes: each U+FFFD is an error)
-            c = classify_single_byte(sample, table)
+            c = sb_counts if alike and sb_counts is not None else classify_single_byte(sample, table)
+            sb_counts = c
             errors = c.fffd
             fit = fit1 if label == sb1 else fit2
-            good = good_share(counts, label) * high * fit if counts else 0.0
+            good = good_share(counts, label, columns) * high * fit if counts else 0.0
             score = score_counts(c, errors, good=good)
             if label == sb2:
                 score = max(0.0, score - min(LM_CAP, LM_POINTS * max(0.0, ll1 - ll2)))
@@ -574,9 +594,9 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
     rows.sort(key=_ORDER)
     rows.sort(key=_SCORE, reverse=True)
     if not forced_utf8:
-        rows = _settle(rows, provisional, sample, best, deferred)
+        rows = _settle(rows, provisional, deferred)
         rows = _check_with_ours(sample, rows, deferred)
-        rows = _settle(rows, provisional, sample, best, deferred)
+        rows = _settle(rows, provisional, deferred)
     if forced_utf8:
         conf = _forced_confidence(rows)
     else:
@@ -586,7 +606,7 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
                                               for key in [(r[2], round(r[0])) for r in rows]]))
 
 
-def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
+def _settle(rows: list[_Row], provisional: dict[str, _Pending],
             deferred: dict[str, _Pending] | None = None) -> list[_Row]:
     """Score exactly every provisional row (one stopped at its frequency bound) among the two
     best, until none is: the best and the second, hence the charset and the confidence, are
@@ -594,7 +614,10 @@ def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
     (:func:`_undefer`) among them is classified first.
 
     A provisional row's bound is at least its exact score, so scoring it can only move it
-    down; the single-byte row that set ``beat`` stays above every provisional row.
+    down; the single-byte row that set ``beat`` stays above every provisional row. Its exact
+    score is that of its classification (:func:`_score` with the best single-byte score
+    passes the bounds it passed before and classifies the same text): the text kept is
+    classified, not decoded again.
     """
     while True:
         if deferred:
@@ -604,8 +627,7 @@ def _settle(rows: list[_Row], provisional: set[str], sample: bytes, beat: float,
             return rows
         for i in pending:
             _, order, label, _ = rows[i]
-            provisional.discard(label)
-            score, exclusive = _score(sample, label, _CODECS[label], beat)
+            score, exclusive = _classified(provisional.pop(label))
             rows[i] = (score, order, label, exclusive)
         rows.sort(key=_row_order)
 
@@ -776,7 +798,8 @@ def detect(data: bytes | bytearray | memoryview) -> Detection:
             return _single(declared, DECLARED_CONFIDENCE)
         # (the sample starts at a character boundary before the first error: its own strict
         # decode fails at the same byte)
-        return _rank(data, _sample(data, SAMPLE_BYTES), utf8_error=exc.start - _sample_start(data))
+        start = _sample_start(data)
+        return _rank(data, _sample(data, SAMPLE_BYTES, start), utf8_error=exc.start - start)
     if data.isascii():  # NULs but no shape: ASCII control data
         return _seven_bit(data)
     return _utf8(data)
@@ -819,6 +842,8 @@ def _declared(data: bytes) -> str | None:
     knows, not UTF-16/32 (the WHATWG prescan ignores those in 8-bit bytes), and all of
     ``data`` decodes with it with zero errors.
     """
+    if data.find(b"<", 0, DECLARATION_BYTES) < 0:
+        return None  # (every declaration starts with "<": one search in C)
     m = _DECLARATION.search(data, 0, DECLARATION_BYTES)
     if m is None:
         return None

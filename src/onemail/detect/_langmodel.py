@@ -122,10 +122,10 @@ the former model, each threshold on a plateau of them; single-byte files decoded
   cross-validated 3-4 whole files). For non-Latin alphabets only ASCII letters on lines that
   hold a high byte count (D32; cross-validated 4 538 -> 4 540).
 * ``ASCII_WEIGHT = 0.5`` (D61): the lower-case ASCII letters of the lines that hold a high byte,
-  ``ASCII_BYTES = 1024`` around the first one, weigh each language by their log-likelihood ratio
+  ``ASCII_BYTES = 512`` around the first one, weigh each language by their log-likelihood ratio
   (lingua's letter frequencies against all languages' pooled), in Latin-script text (more ASCII
   letters than high bytes). ``bench/detect_cv.py`` wrong answers of 4 590 (every visible source
-  held out): 0.25 -> 32, 0.5 -> 31, 1 -> 33, 2 -> 37; the chardet files alone choose 0.25-0.5,
+  held out; ``ASCII_BYTES`` 1024 then, 256 to 2048 alike): 0.25 -> 32, 0.5 -> 31, 1 -> 33, 2 -> 37; the chardet files alone choose 0.25-0.5,
   the catalogue files alone 0.5. With capitals counted too: 32 (``CRC`` in an Estonian line).
 * The languages no package profiles (D60: CLDR's letters, even shares over at least the median
   number of common letters of the profiled Latin-script languages, their median share; no constant
@@ -147,7 +147,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add, call, itemgetter, mul, sub
+from operator import add, itemgetter, mul, sub
 from typing import Any, Literal, cast
 
 __all__ = ["SINGLE_BYTE", "rank_single_byte", "page_log_likelihood", "good_share", "char_weights"]
@@ -292,10 +292,11 @@ def _build() -> _ModelTables:
                     continue
                 low = ch.lower() if len(ch.lower()) == 1 else ch
                 mass = (1 - BACKOFF) * folded.get(low, 0) + BACKOFF * pooled.get(low, 0)
-                if ch != low:
-                    mass *= upper
-                elif ch.isalpha() and ch.upper() != ch:
-                    mass *= 1 - upper
+                if CASE_KAPPA <= 0:  # (the case of each letter drawn on its own: the former model)
+                    if ch != low:
+                        mass *= upper
+                    elif ch.isalpha() and ch.upper() != ch:
+                        mass *= 1 - upper
                 log_p[b] = math.log(max(mass / 100000, SYMBOL_FLOOR if ch in TEXT_SYMBOLS else FLOOR))
                 if folded.get(low, 0) >= GOOD and (low in common[lang] or not low.isalpha()):
                     good[b] = 1
@@ -378,13 +379,42 @@ _merge_cache: list[itemgetter[Any]] = []
 
 
 def _non_latin_merge() -> itemgetter[Any]:
-    """The getter that takes, from a column of all languages followed by a second one, the
-    first's items for the Latin languages and the second's for the non-Latin ones."""
+    """The getter that takes, from a column of all languages followed by a column of the
+    non-Latin ones (in :func:`_non_latin_index` order), the first's items for the Latin
+    languages and the second's for the non-Latin ones."""
     if not _merge_cache:
         n = len(_get()[2])
-        non_latin = set(_non_latin_index())
-        _merge_cache.append(itemgetter(*[n + i if i in non_latin else i for i in range(n)]))
+        at = {lang: j for j, lang in enumerate(_non_latin_index())}
+        _merge_cache.append(itemgetter(*[n + at[i] if i in at else i for i in range(n)]))
     return _merge_cache[0]
+
+
+_non_latin_cache: list[tuple[itemgetter[Any], list[float], list[float], list[float]]] = []
+
+
+def _non_latin_priors() -> tuple[itemgetter[Any], list[float], list[float], list[float]]:
+    """The getter of the non-Latin languages' items from a column of all languages, and their
+    ``a``, ``b`` and ``log B(a, b)`` (:func:`_share_priors`)."""
+    if not _non_latin_cache:
+        idx = _non_latin_index()
+        # (one index more: a tuple even for one index; the zip stops at the others)
+        pick: Any = itemgetter(*idx, idx[0]) if idx else (lambda column: ())
+        a_s, b_s, betas = _share_priors()
+        _non_latin_cache.append((pick, [a_s[i] for i in idx], [b_s[i] for i in idx], [betas[i] for i in idx]))
+    return _non_latin_cache[0]
+
+
+def _non_latin_binomials(k: int, m: int) -> list[float]:
+    """:func:`_beta_binomials` of the non-Latin languages alone (in :func:`_non_latin_index`
+    order): each item the same float, from the same logarithms of the gamma function."""
+    pick, a_s, b_s, betas = _non_latin_priors()
+    lg = math.lgamma
+    x = _gamma_a.get(k)
+    xs = pick(x) if x is not None else [lg(a + k) for a in a_s]
+    y = _gamma_b.get(m)
+    ys = pick(y) if y is not None else [lg(b + m) for b in b_s]
+    total = lg(k + m + SHARE_KAPPA)
+    return [u + v - total - z for u, v, z in zip(xs, ys, betas, strict=False)]
 
 
 def _page_rows() -> list[_PageRow]:
@@ -415,6 +445,12 @@ def _build_rows() -> None:
                              for b in range(256)]
     # a letter right after or before a digit ("60.000Ä" for "60.000€", "Ł17" for "£17"); the
     # ordinal indicators and the micro sign do touch digits
+    # the letters each page reads as upper case and as lower case (the case term, _case_terms)
+    tables = [table(label) for label in SINGLE_BYTE]
+    # (capitals in the low 32 bits of a page's field, small letters in the high 32)
+    _packed_case.extend(
+        sum((b >= 0x80 and _is_upper(t[b])) << (64 * i) | (b >= 0x80 and _is_lower(t[b])) << (64 * i + 32)
+            for i, t in enumerate(tables)) for b in range(256))
     _packed_mix["after_digit"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and table(label)[b].isalpha() and table(label)[b] not in "ªºµ")
@@ -475,7 +511,59 @@ def _build_rows() -> None:
     _floor_rows.extend(i for i, k in enumerate(_bound_sets) if not _lang_sets[k])
     _set_getters.extend(itemgetter(*langs, langs[0]) if langs else itemgetter(len(names), len(names))
                         for langs in _lang_sets)
+    _set_has.extend(tuple(lang in langs for langs in _lang_sets) for lang in range(len(names)))
     _rows_cache.extend(rows)  # last: the tables above are complete
+
+
+def _is_upper(ch: str) -> bool:
+    """An upper-case letter with a one-character lower case (as the model folds letters)."""
+    low = ch.lower()
+    return len(low) == 1 and low != ch
+
+
+def _is_lower(ch: str) -> bool:
+    """A lower-case letter that has an upper case."""
+    return ch.isalpha() and not _is_upper(ch) and ch.upper() != ch
+
+
+#: Per byte, packed per page (``_pack``'s layout): 1 in the low half of the page's field when it
+#: reads the byte as an upper-case letter, in the high half when as a lower-case letter.
+_packed_case: list[int] = []
+_CASE_FMT = f"<{2 * len(SINGLE_BYTE)}I"
+#: The case of a text's letters is drawn per text, not per letter (a heading in capitals, D63):
+#: the share of capitals among the letters is modelled as drawn from a beta distribution with
+#: this many pseudo-letters around ``UPPER_MIN``, as the non-ASCII share is (``SHARE_KAPPA``); 0
+#: draws each letter's case on its own (the former model). ``bench/detect_cv.py``: 29 wrong
+#: answers of 4 590 with 0; 28 with 2, 5, 20, 50 or 200 (a Serbian heading in capitals right;
+#: 2 trades a Maltese 64-byte prefix for a Welsh 512-byte one); 30 with 1. Of the headings in
+#: capitals of tests/detect/test_langmodel.py (not corpus text) 5 reads the Serbian and Russian
+#: windows-1251 ones right, 20 the Serbian only, 2 also the KOI8-R one, 1 also the Greek one.
+CASE_KAPPA = 5.0
+_case_cache: dict[tuple[int, int], float] = {}
+
+
+def _case_term(upper: int, lower: int) -> float:
+    """Log-probability (nats) of the case of ``upper`` capitals and ``lower`` small letters, in
+    their order, when the text's share of capitals is drawn from the beta prior of
+    ``CASE_KAPPA`` pseudo-letters around ``UPPER_MIN``."""
+    key = (upper, lower)
+    found = _case_cache.get(key)
+    if found is None:
+        a, b = CASE_KAPPA * UPPER_MIN, CASE_KAPPA * (1 - UPPER_MIN)
+        lg = math.lgamma
+        found = lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
+        if len(_case_cache) < _GAMMA_KEEP:
+            _case_cache[key] = found
+    return found
+
+
+def _case_terms(ns: list[int], pick: _Pick) -> list[float]:
+    """Per page (``SINGLE_BYTE`` order): :func:`_case_term` of the high bytes it reads as
+    capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0)."""
+    if CASE_KAPPA <= 0 or not ns:
+        return [0.0] * len(SINGLE_BYTE)
+    both = _unpack(sum(map(mul, ns, pick(_packed_case))), _CASE_FMT, len(SINGLE_BYTE))
+    return list(map(_case_term, both[0::2], both[1::2]))
 
 
 #: Languages in the order of the model's share table; language sets of the pages as index
@@ -487,6 +575,8 @@ _bound_labels: list[str] = []
 _bound_sets: list[int] = []
 _floor_rows: list[int] = []
 _set_getters: list[itemgetter[Any]] = []
+#: Per language (the share table's order): per language set, whether it holds the language.
+_set_has: list[tuple[bool, ...]] = []
 
 
 #: Fixed-point scale of the packed log-probabilities (see :func:`_pack`): 2**-24 nats per unit,
@@ -499,6 +589,9 @@ _packed_ub: list[int] = []
 _packed_mix: dict[str, list[int]] = {}
 _earlier: dict[str, list[tuple[str, int]]] = {}
 _differs: dict[str, dict[str, int]] = {}
+PAGE_DIFFERENCES = _differs
+"""Per page, per other page: a bit mask of the bytes the two decode differently (filled with
+the tables; the detector reads it as ``sb_differs``)."""
 #: Per page: packed log-probabilities of its languages, their struct format, (language index,
 #: negative entropy, log P(page | language)) each, the getter of their share terms (None: no
 #: language), the log P(page | language) column.
@@ -632,16 +725,22 @@ def _drop_long_ascii(data: bytes) -> bytes:
 
 def _end_of_high(data: bytes, n: int) -> int:
     """Return the offset just after the ``n``-th byte >= 0x80 of ``data`` (``len(data)`` if
-    fewer): counted per 1 KiB in C, then matched in the one KiB that holds it."""
+    fewer): counted per 1 KiB in C, then found in the one KiB that holds it by halving it
+    (ten counts in C, where a match per high byte cost a Python step each)."""
     seen = 0
     for start in range(0, len(data), 1024):
         chunk = data[start:start + 1024]
         k = len(chunk.translate(None, _ASCII))
         if seen + k >= n:
-            for m in _HIGH_BYTE.finditer(chunk):
-                seen += 1
-                if seen == n:
-                    return start + m.end()
+            need = n - seen  # (>= 1): fewer than need high bytes before lo, need by hi
+            lo, hi = 0, len(chunk)
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if len(chunk[:mid].translate(None, _ASCII)) >= need:
+                    hi = mid
+                else:
+                    lo = mid
+            return start + hi
         seen += k
     return len(data)
 
@@ -707,18 +806,22 @@ _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
 #: of a text are not drawn one by one (words repeat), so their evidence is tempered.
 ASCII_WEIGHT = 0.5
 #: The ASCII letters are read in this many bytes around the first high byte (half of them
-#: before it).
-ASCII_BYTES = 1024
+#: before it): 256, 512, 1024 and 2048 give the same held-out answers (bench/detect_cv.py).
+ASCII_BYTES = 512
 #: Bytes that are not a lower-case ASCII letter (deleted by ``bytes.translate``): capitals are
 #: left out, since acronyms and names (``CRC``, ``HTML``) are often foreign to the language.
 _NOT_LOWER = bytes(b for b in range(256) if not 0x61 <= b <= 0x7A)
-_ascii_cache: list[tuple[list[int], list[float], str]] = []
+_ascii_cache: list[tuple[list[int], list[float], str, itemgetter[Any]]] = []
+#: Fixed-point scale of the packed ASCII log-probabilities: 2**-16 nats per unit in 32-bit fields
+#: (at most 512 letters of at most 12 nats each fit; the sum is within 0.01 nats of the float's).
+_ASCII_SCALE = 1 << 16
 
 
-def _ascii_tables() -> tuple[list[int], list[float], str]:
-    """Per ASCII letter a..z: the packed ``-log p(letter | language)`` of every language of the
-    share table (its ``ASCII_LETTERS``, backed off by ``BACKOFF`` to all languages' pooled;
-    a language without them reads as the pooled), ``-log`` of the pooled, the struct format."""
+def _ascii_tables() -> tuple[list[int], list[float], str, itemgetter[Any]]:
+    """Per ASCII letter a..z: the packed ``-log p(letter | language)`` (32-bit fields) of the
+    languages with ``ASCII_LETTERS`` (backed off by ``BACKOFF`` to all languages' pooled), ``-log``
+    of the pooled, the struct format, and the getter that spreads their terms over the share
+    table's order (0.0 for a language without letter frequencies)."""
     if not _ascii_cache:
         from ._tables.language import ASCII_LETTERS
 
@@ -727,14 +830,13 @@ def _ascii_tables() -> tuple[list[int], list[float], str]:
                 names = list(_get()[2])
                 pooled = [sum(c[i] for c in ASCII_LETTERS.values()) / len(ASCII_LETTERS) / 100000
                           for i in range(26)]
-                columns = []
-                for lang in names:
-                    own = ASCII_LETTERS.get(lang)
-                    columns.append([math.log(((1 - BACKOFF) * own[i] / 100000 + BACKOFF * pooled[i])
-                                             if own else pooled[i]) for i in range(26)])
-                packed = [sum(int(-col[i] * _SCALE) << (64 * j) for j, col in enumerate(columns))
+                known = [lang for lang in names if lang in ASCII_LETTERS]
+                columns = [[math.log((1 - BACKOFF) * ASCII_LETTERS[lang][i] / 100000 + BACKOFF * pooled[i])
+                            for i in range(26)] for lang in known]
+                packed = [sum(int(-col[i] * _ASCII_SCALE) << (32 * j) for j, col in enumerate(columns))
                           for i in range(26)]
-                _ascii_cache.append((packed, [-math.log(p) for p in pooled], f"<{len(names)}Q"))
+                spread = itemgetter(*[known.index(lang) if lang in known else len(known) for lang in names])
+                _ascii_cache.append((packed, [-math.log(p) for p in pooled], f"<{len(known)}I", spread))
     return _ascii_cache[0]
 
 
@@ -744,15 +846,19 @@ def _ascii_terms(window: bytes) -> list[float]:
     around the first high byte on the lines that hold one, :func:`high_byte_counts`), under
     the language's letter frequencies against all languages' pooled ones (0 for a language
     without frequencies)."""
-    packed, pooled, fmt = _ascii_tables()
+    packed, pooled, fmt, spread = _ascii_tables()
     letters = window[:ASCII_BYTES].translate(None, _NOT_LOWER)
     if not letters:
         return [0.0] * len(_get()[2])
     ns = [letters.count(c) for c in range(0x61, 0x7B)]
     base = sum(map(mul, ns, pooled))
-    sums = _unpack(sum(map(mul, ns, packed)), fmt, len(_get()[2]))
-    scale = -ASCII_WEIGHT / _SCALE
-    return [ASCII_WEIGHT * base + x * scale for x in sums]
+    # (the letters absent add nothing: the packed integers of the others are summed)
+    total = sum([n * p for n, p in zip(ns, packed, strict=True) if n])
+    sums = struct.unpack(fmt, total.to_bytes(struct.calcsize(fmt), "little"))
+    # ASCII_WEIGHT * (base - sum / _ASCII_SCALE) per language with frequencies, mapped in C
+    terms = list(map(add, repeat(ASCII_WEIGHT * base), map(mul, sums, repeat(-ASCII_WEIGHT / _ASCII_SCALE))))
+    terms.append(0.0)
+    return list(spread(terms))
 
 
 def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
@@ -804,16 +910,16 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     if not ascii_letters:
         # no ASCII letter at all says nothing against a non-Latin alphabet (its measured
         # share is lowered by the English and markup around the visible texts)
-        share_term = list(_non_latin_merge()(share_term + [0.0] * len(share_term)))
+        share_term = list(_non_latin_merge()(share_term + [0.0] * len(_non_latin_index())))
     elif line_letters is not None and line_letters < ascii_letters:
         # for a non-Latin alphabet, ASCII letters on lines without a high byte are another
         # text (an English quote, markup): only those on the text's own lines count (D32)
-        share_term = list(_non_latin_merge()(share_term + _beta_binomials(high, line_letters)))
+        share_term = list(_non_latin_merge()(share_term + _non_latin_binomials(high, line_letters)))
     if words and ASCII_WEIGHT and ascii_letters > high:
         # the ASCII letters say which language the text is in, where few high bytes cannot
         # (only where they are most of its letters: a Latin-script text; the languages of other
         # scripts have no ASCII letter frequencies)
-        share_term = list(map(add, share_term, _ascii_terms(words)))
+        share_term = [term + ascii for term, ascii in zip(share_term, _ascii_terms(words), strict=True)]
     # Pages that read every byte present the same way, with the same languages, score the same
     # (windows-1252, ISO-8859-1 and ISO-8859-15 on most Western text): evaluated once.
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],) if bs else ())
@@ -836,12 +942,18 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
             mixes = [m * high / in_window for m in mixes]
     # the best share term of each language set (pages share sets; the last item of the
     # extended list is the 0.0 of a set without languages)
-    tops = list(map(max, map(call, _set_getters, repeat(share_term + [0.0]))))
+    # (a set that holds the language of the best term has that term as its best: only the
+    # others are searched)
+    extended = share_term + [0.0]
+    best_term = max(share_term)
+    tops = [best_term if has else max(getter(extended))
+            for has, getter in zip(_set_has[share_term.index(best_term)], _set_getters, strict=True)]
     scale = -1.0 / _SCALE
     # per page (in the order of the float sum it replaced): ub_sum * scale + top, less
     # MIX_NATS * mixed; pages without languages bound at the floor
     mix_nats = [m * MIX_NATS for m in mixes]
-    values = [u * scale + tops[k] for u, k in zip(ub_sums, _bound_sets, strict=True)]
+    case = _case_terms(ns, pick)
+    values = [u * scale + tops[k] + c for u, k, c in zip(ub_sums, _bound_sets, case, strict=True)]
     if _floor_rows:
         floor_bound = high * math.log(FLOOR)
         for i in _floor_rows:
@@ -874,8 +986,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         if done is None:
             best, fit, lang = _evaluate(label, ns, pick, share_term, high)
             if best == -math.inf:
-                best = bound + mix
-            done = (best - mix, fit, lang)
+                best = bound + mix - case[i]
+            done = (best - mix + case[i], fit, lang)
             evaluated.setdefault(set_no, []).append((label, done))
         exact.append((done[0], neg_order, label, done[1], done[2], mix))
         top = max(top, done[0])
@@ -924,6 +1036,7 @@ def page_log_likelihood(data: bytes, label: str) -> float:
     high = sum(ns)
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],))
     best, _, lang = _evaluate(label, ns, pick, _beta_binomials(high, letters), high)
+    best += _case_terms(ns, pick)[SINGLE_BYTE.index(label)]
     if lang < 0:
         return -math.inf
     field = 64 * _bound_labels.index(label)
@@ -1196,13 +1309,22 @@ def _context_tables(label: str, lang: str) -> list[tuple[list[float], list[float
     return rows
 
 
-def good_share(counts: list[tuple[int, int]], label: str) -> float:
-    """Return the share (0..1) of high bytes that ``label`` makes a common letter of."""
+def good_share(counts: list[tuple[int, int]], label: str,
+               columns: tuple[Sequence[int], Sequence[int], int] | None = None) -> float:
+    """Return the share (0..1) of high bytes that ``label`` makes a common letter of.
+
+    ``columns``: ``(bytes, their counts, the counts' sum)`` of ``counts`` when the caller has
+    them (one transposition for both single-byte rows)."""
     good = _get()[0][label][1]
     if not counts:
         return 0.0
-    bs, ns = zip(*counts, strict=True)
-    total = sum(ns)
+    bs: Sequence[int]
+    ns: Sequence[int]
+    if columns is None:
+        bs, ns = zip(*counts, strict=True)
+        total = sum(ns)
+    else:
+        bs, ns, total = columns
     # (the counts of the bytes the page makes a common letter of, picked in C)
     return sum(compress(ns, map(good.__getitem__, bs))) / total if total else 0.0
 

@@ -41,6 +41,16 @@ Big5 may become Hangul again when the reading's syllables are mostly Korean's co
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
 than random syllables (D51): the two exceptions to the Han/Hangul guard.
 
+GBK and Big5 read as each other (D65): their common ideographs are each other's common
+ideographs, so the common set cannot tell; a Chinese character model (langdetect's zh-cn and
+zh-tw counts, and its ja counts for Japanese, scripts/train_chinese.py) can. Text whose
+characters are on average under 1 nat likelier than random ones as Chinese and as Japanese
+may be read through the other Chinese page, and the reading is taken when it is at least 7 nats
+(odds of about 1 100 to 1) likelier as Chinese than the text is as either (those odds stand in
+for the score margin). Any CJK page's reading as GBK or Big5 must be likelier as Chinese than
+random characters (D66), and ideographs that are no likelier than random characters as
+Chinese or Japanese earn no frequency points in the repair score (D67).
+
 **The repair score** (D11) is :func:`onemail.detect._scoring.score_counts` (with alphabetic
 frequency for non-Latin alphabets only) minus ``SIGNATURE_POINTS`` (6) per *UTF-8
 signature*: a character that windows-1252 / ISO-8859-1 / windows-1251 / windows-1250 / CP437
@@ -81,7 +91,9 @@ import codecs
 import math
 import re
 import struct
+import sys
 import unicodedata
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -304,15 +316,22 @@ def signatures(text: str) -> int:
     # (a pair of one character twice is no page's reading: a byte is a lead or a continuation,
     # never both; the union of the pages' characters made "àà" windows-1252's lead and CP437's
     # continuation, D76)
-    found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
-        m.group() for m in _SIGNATURE.finditer(text))
-    n: int = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
+    if _DOUBLE.search(text) is None:
+        n = _count(_SIGNATURE, text)  # (no character twice in a row: every match counts)
+    else:
+        found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
+            m.group() for m in _SIGNATURE.finditer(text))
+        n = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
     if n and _TEXTLIKE.search(text):
         n -= _count(_TEXTLIKE, text)
     if n:
         n += sum(not (t := m.group()).isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
                  for m in _triple_re().finditer(text))
     return n
+
+
+#: A non-ASCII character twice in a row (D76).
+_DOUBLE = re.compile(r"([^\x00-\x7f])\1")
 
 
 def _is_punct(ch: str) -> bool:
@@ -396,9 +415,10 @@ def rare_chars(text: str) -> int:
         # model's sources lack (Tajik "ҳ ӯ", Uzbek, Bashkir): none is rare (the Supplement's
         # letters, U+0500.., are: "ԥ" is GBK's 0xD4 0xA5 read as UTF-8)
         chars += [chr(cp) for cp in range(0x400, 0x500) if chr(cp).isalpha()]
-        # so is every letter of the Greek, Hebrew, Arabic and Thai blocks (D73: the model knows
-        # one language of each script, or a few; their marks and points stay rare)
-        chars += [chr(cp) for lo, hi in ((0x370, 0x400), (0x5D0, 0x5F0), (0x620, 0x700), (0xE01, 0xE50))
+        # so is every letter of the modern Greek, Hebrew, Arabic and Thai alphabets (D74: the
+        # model knows one language of each script, or a few; their marks and points, and the
+        # archaic and Coptic letters of the Greek block, stay rare)
+        chars += [chr(cp) for lo, hi in ((0x386, 0x3D0), (0x5D0, 0x5EB), (0x621, 0x64B), (0xE01, 0xE4F))
                   for cp in range(lo, hi) if chr(cp).isalpha()]
         _RARE = re.compile("[^" + allowed + "".join(re.escape(ch) for ch in chars) + "]")
     return _count(_RARE, text) + _count(_STRAY, text)
@@ -444,7 +464,7 @@ def _glued_letters(text: str) -> int:
 
 
 #: Letters of a non-Latin alphabet right before an ASCII letter, with no ASCII letter or digit
-#: before them (D73, the other side of D54's): ``≈Ωit``, Mac Roman's reading of UTF-8 ``Žit``.
+#: before them (D54, both sides): ``≈Ωit``, Mac Roman's reading of UTF-8 ``Žit``.
 _FRONT_HINT = re.compile(r"[\u0370-\u0e7f][A-Za-z]")
 _GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Za-z])")
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
@@ -455,6 +475,8 @@ def _score(text: str) -> tuple[float, str, Counts]:
     c = classify(text)
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
+    if c.common and not c.hangul and _no_chinese(text):
+        c.common = 0  # (ideographs that are no Chinese nor Japanese earn no frequency points, D67)
     # (letters inside an ASCII word are no language's evidence, D49)
     s = score_counts(c, 0, good=max(0, alphabet_letters(text) - _stray_letters(text) - _glued_letters(text))
                      if c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai else 0)
@@ -626,6 +648,12 @@ def _only_lone_signs(text: str) -> bool:
 
 
 def _consistent(text: str) -> bool:
+    """True when the letters of ``text`` are one language's (:func:`_one_language`) or have the
+    shape of a Western word's accents (:func:`_western_letters`, D79)."""
+    return _one_language(text) or _western_letters(text)
+
+
+def _one_language(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are mostly letters (two thirds), and its
     letters mostly common in one language. A sign of every language between ASCII
     characters (:func:`_lone_sign_re`: ``’ “ – …``) is no language's and not counted (D44:
@@ -652,7 +680,13 @@ def _consistent(text: str) -> bool:
 
 
 def _consistent_bytes(data: bytes, page: str) -> bool:
-    """:func:`_consistent` of ``data`` decoded (without error) by ``page``, a page of one
+    """:func:`_consistent` of ``data`` decoded (without error) by ``page``, counted on the
+    bytes."""
+    return _one_language_bytes(data, page) or _western_letter_bytes(data, page)
+
+
+def _one_language_bytes(data: bytes, page: str) -> bool:
+    """:func:`_one_language` of ``data`` decoded (without error) by ``page``, a page of one
     non-ASCII character per high byte: the same counts taken on the bytes (``bytes.translate``
     and a ``Counter`` of the letter bytes), where the text would be walked character by
     character."""
@@ -673,6 +707,80 @@ def _consistent_bytes(data: bytes, page: str) -> bool:
     for b, n in Counter(letter_bytes).items():
         letters[cast(str, keys_of[b])] += n  # (a letter byte: its key is set)
     return _best_language(letters) >= CONSISTENT * total
+
+
+def _western_letters(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are Latin letters of U+00C0..U+017F, small
+    ones or a capital that starts a word before a small letter, and punctuation every language
+    uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an
+    ASCII letter beside it, no punctuation right before a letter (D79): the shape of a Western
+    word's accents (``osiónibl``, ``sseiße``, ``Ãos``, ``“Ilitersér”…``), which a CJK page's
+    text read as windows-1252 does not have: each of its characters is two bytes, mostly both
+    high (``ÔÚ``, ``¿Ý``: capitals and signs), its letters stand among other high bytes
+    (Shift_JIS ``日本`` is ``“ú–{``), and a sign opens them (``‚â`` is ``や``, D44). Decides
+    when no single language of the model has the letters (a language it lacks, or one left out:
+    ``ñ`` with ``á`` is Spanish only)."""
+    letter, alone, sign, sign_before = _western_letter_res()
+    n_high = len(text) - len(text.encode("ascii", "ignore"))
+    letters = _count(letter, text)
+    return (bool(letters) and letters + _count(sign, text) == n_high and alone.search(text) is None
+            and sign_before.search(text) is None)
+
+
+def _western_letter_bytes(data: bytes, page: str) -> bool:
+    """:func:`_western_letters` of ``data`` read by ``page`` (one character per byte), counted
+    on the bytes."""
+    found = _western_bytes.get(page)
+    if found is None:
+        small, capital, _ = _WESTERN_CLASSES
+        sign = _western_letter_res()[2]
+        chars = [(b, _decode(bytes((b,)), page) or "") for b in range(0x80, 0x100)]
+
+        def cls(chosen: str) -> bytes:
+            return b"".join(re.escape(bytes((b,))) for b, c in chars if c and c in chosen)
+
+        low, cap = cls(small), cls(capital)
+        signs = b"".join(re.escape(bytes((b,))) for b, c in chars if c and sign.fullmatch(c))
+        found = _western_bytes[page] = (
+            re.compile(rb"[" + low + rb"]|(?<![A-Za-z0-9" + low + cap + rb"])[" + cap + rb"](?=[a-z" + low + rb"])"),
+            re.compile(rb"(?<![A-Za-z" + low + cap + rb"])[" + low + cap + rb"]+(?![A-Za-z" + low + cap + rb"])"),
+            re.compile(b"[" + signs + b"]") if signs else None,
+            re.compile(b"[" + signs + b"](?=[" + low + cap + b"])") if signs else None)
+    n_high = len(data.translate(None, _ASCII_BYTES))
+    letters = _count(found[0], data)
+    n_signs = _count(found[2], data) if found[2] is not None else 0
+    return (bool(letters) and letters + n_signs == n_high and found[1].search(data) is None
+            and (found[3] is None or found[3].search(data) is None))
+
+
+#: The punctuation of Latin-1 and General Punctuation (the signs of every language D79 allows:
+#: quotes, dashes, the ellipsis; not ``° © ® € ™``).
+_ALL_BMP_PUNCT = "".join(chr(cp) for cp in (*range(0xA0, 0x100), *range(0x2000, 0x2070))
+                         if unicodedata.category(chr(cp))[0] == "P")
+#: D79's small and capital Latin letters (U+00C0..U+017F).
+_WESTERN_CLASSES: tuple[str, str, str] = (
+    "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isalpha() and chr(cp).islower()),
+    "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isalpha() and chr(cp).isupper()),
+    _ALL_BMP_PUNCT)
+_western_bytes: dict[str, tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes] | None,
+                                re.Pattern[bytes] | None]] = {}
+_WESTERN_LETTERS: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = []
+
+
+def _western_letter_res() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The patterns of :func:`_western_letters`: a letter (a small one, or a capital that starts
+    a word before a small letter), a run of letters with no ASCII letter on either side, a sign
+    of every language that is punctuation, and such a sign right before a letter (``‚â`` is
+    Shift_JIS ``や``, D44: a sign closes a word's accents, ``ér”…``, it does not open them)."""
+    if not _WESTERN_LETTERS:
+        small, capital, _ = _WESTERN_CLASSES
+        low, cap = re.escape(small), re.escape(capital)
+        sign = "[" + "".join(re.escape(ch) for ch in re.findall(f"[{_every_language_signs()}]", _ALL_BMP_PUNCT)) + "]"
+        _WESTERN_LETTERS.append((
+            re.compile(f"[{low}]|(?<![A-Za-z0-9{low}{cap}])[{cap}](?=[a-z{low}])"),
+            re.compile(f"(?<![A-Za-z{low}{cap}])[{low}{cap}]+(?![A-Za-z{low}{cap}])"),
+            re.compile(sign), re.compile(f"{sign}(?=[{low}{cap}])")))
+    return _WESTERN_LETTERS[0]
 
 
 def _byte_letters(page: str) -> tuple[bytes, bytes, list[str | None], re.Pattern[bytes] | None]:
@@ -699,9 +807,13 @@ _ASCII_BYTES = bytes(range(128))
 
 
 def _east_ok(new: Counts) -> bool:
-    """A CJK reading: two East Asian characters at least, none isolated, a run of two."""
+    """A CJK reading: two East Asian characters at least, a run of two, none isolated against
+    an ASCII letter unless the reading is mostly East Asian: at least four East Asian characters
+    besides those, and at least as many as ASCII letters (D73: ``1个SD卡`` in Chinese is ordinary
+    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
-    return new_east >= 2 and not new.wedged and new_east - new.lone >= 2
+    total = new_east + new.wedged
+    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and total - new.lone >= 2
 
 
 def _western_shape(text: str) -> bool:
@@ -755,10 +867,13 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
             or not _alone_runs_are_words(old_text, wrong, right)):
         return False
     if (wrong in _CJK_PAGES and right in _CJK_PAGES and not _odd_east(old.han, old.common, old_text)
-            and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new)):
+            and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new, new_text)
+            and not _chinese_reading(wrong, right, old_text, new_text)):
         return False
     if right in _CJK_PAGES and not _east_ok(new):
         return False
+    if wrong in _CJK_PAGES and right in _CHINESE_PAGES and _chinese_log_ratio(new_text)[0] <= 0:
+        return False  # a CJK page's reading as GBK or Big5 is Chinese: likelier than random (D66)
     if right == "euc-kr" and new.han + new.kana >= new.hangul:
         return False  # Korean writes Hangul: Hanja are 2 % of its characters (D77)
     if right in _CJK_PAGES and _LONE_HALF_KANA.search(new_text):
@@ -962,6 +1077,14 @@ def _in_word(m: re.Match[str], page: str) -> bool:
         return False
     before = m.string[m.start() - 1]
     return before.isalpha() and (page == "macintosh" or before.islower())
+
+
+def _common_letters_only(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are at least two letters, each common in
+    some language (D77)."""
+    high = [ch for ch in text if not ch.isascii()]
+    fields = _letter_fields()
+    return len(high) >= 2 and all(ch.lower() in fields for ch in high)
 
 
 def _sign_in_word(m: re.Match[str], page: str) -> bool:
@@ -1469,13 +1592,150 @@ def _likely_korean(text: str) -> bool:
     return units >= KOREAN_MIN and _korean_log_ratio(text) >= -NOT_KOREAN_NATS * units
 
 
-def _chinese_again(wrong: str, right: str, old_text: str, new: Counts) -> bool:
+def _chinese_again(wrong: str, right: str, old_text: str, new: Counts, new_text: str) -> bool:
     """True when a step from EUC-KR to GBK or Big5 reads Hangul that is no Korean
     (:func:`_not_korean`) back into Chinese (D51): ideographs only (no Hangul, no kana), at
-    least ``KOREAN_MIN``, ``KOREAN_COMMON`` of them common. The other way of D48."""
+    least ``KOREAN_MIN``, ``KOREAN_COMMON`` of them common, and likelier as Chinese than
+    ideographs of GBK and Big5 picked at random (D66: ``얌냠짭짭`` read as GBK is ``句橙卢卢``).
+    The other way of D48."""
     if wrong != "euc-kr" or right not in ("gbk", "big5") or new.hangul or new.kana or new.han < KOREAN_MIN:
         return False
-    return new.common >= KOREAN_COMMON * new.han and _not_korean(old_text)
+    return (new.common >= KOREAN_COMMON * new.han and _not_korean(old_text)
+            and _chinese_log_ratio(new_text)[0] > 0)
+
+
+#: Chinese text (at least ``CHINESE_MIN`` non-ASCII characters) whose characters are on average
+#: at least this many nats likelier as Chinese than characters of GBK and Big5 picked at random
+#: is taken as it stands: no step between the two Chinese pages is tried (D65).
+CHINESE_NATS = 1.0
+CHINESE_MIN = 2
+#: A step between GBK and Big5 needs a reading at least this many nats likelier as Chinese than
+#: the text as it stands (odds of e^7, about 1 100 to 1, D65).
+CHINESE_ODDS_NATS = 7.0
+_CHINESE_PAGES = ("gbk", "big5")
+_OTHER_CHINESE = {"gbk": ("big5",), "big5": ("gbk",)}
+_CHINESE_NATS: list[dict[str, float]] = []
+_CHINESE_BY_CODE: list[list[float]] = []
+
+
+def _chinese_nats() -> list[dict[str, float]]:
+    """The language models of the characters of GBK's and Big5's double-byte sequences (D65,
+    scripts/train_chinese.py): ``[Chinese, Japanese]``, each per character ``log(P_language /
+    P_random)`` in nats, ``P_random = 1 / PAGE_CHARS``; Chinese pools langdetect's zh-cn and
+    zh-tw counts, Japanese is its ja counts; ``""``: a character the profiles lack (each
+    profile's count of an unseen one)."""
+    if not _CHINESE_NATS:
+        from ._tables import chinese
+
+        units = chinese.PAGE_CHARS
+        built = []
+        for kinds in (((chinese.SIMPLIFIED_COUNTS, chinese.SIMPLIFIED_UNSEEN),
+                       (chinese.TRADITIONAL_COUNTS, chinese.TRADITIONAL_UNSEEN)),
+                      ((chinese.JAPANESE_COUNTS, chinese.JAPANESE_UNSEEN),)):
+            # (each profile's total: its counts, and its unseen count for every character it lacks)
+            total = sum(sum(c) + unseen * (units - sum(1 for n in c if n)) for c, unseen in kinds)
+            nats = {ch: math.log(sum(c[i] or unseen for c, unseen in kinds) / total * units)
+                    for i, ch in enumerate(chinese.CHINESE_CHARS)}
+            nats[""] = math.log(sum(unseen for _, unseen in kinds) / total * units)
+            built.append(nats)
+        _CHINESE_NATS.extend(built)  # one step: no thread sees part of it
+    return _CHINESE_NATS
+
+
+def _chinese_by_code() -> list[list[float]]:
+    """:func:`_chinese_nats` as lists indexed by UTF-16 code unit (ASCII 0, a unit the model
+    lacks the unseen value): summed in C over a text's code units."""
+    if not _CHINESE_BY_CODE:
+        built = []
+        for nats in _chinese_nats():
+            table = [nats[""]] * 0x10000
+            table[:0x80] = [0.0] * 0x80
+            for ch, value in nats.items():
+                if ch:
+                    table[ord(ch)] = value
+            built.append(table)
+        _CHINESE_BY_CODE.extend(built)  # one step: no thread sees part of it
+    return _CHINESE_BY_CODE
+
+
+_UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # (array's order)
+
+
+def _chinese_log_ratio(text: str, language: int = 0) -> tuple[float, int]:
+    """The sum over the non-ASCII characters of ``text`` of ``log(P / P_random)`` as Chinese
+    (``language`` 0) or Japanese (1) (:func:`_chinese_nats`), in nats, and their number (D65)
+    (a character beyond U+FFFF counts as two unseen ones)."""
+    nats, n = _log_ratios(text, (language,))
+    return nats[0], n
+
+
+def _log_ratios(text: str, languages: tuple[int, ...] = (0, 1)) -> tuple[list[float], int]:
+    """:func:`_chinese_log_ratio` of ``text`` for each of ``languages`` (one reading of the
+    text's code units for all), and the number of non-ASCII characters."""
+    tables = _chinese_by_code()
+    if len(text) <= _CHINESE_PIECE:  # (one piece: the common case, without the loop)
+        high = len(text) - len(text.encode("ascii", "ignore"))
+        if 4 * high < len(text):
+            text = _ASCII_RUNS.sub("", text)  # (mostly ASCII: only the rest looked up)
+        units = array("H", text.encode(_UTF16, "surrogatepass"))
+        return [sum(map(tables[language].__getitem__, units)) for language in languages], high
+    look_ups = [tables[language].__getitem__ for language in languages]
+    totals = [0.0] * len(languages)
+    high = 0
+    # (in pieces: each piece's copies, not the whole text's; a piece may end inside a surrogate
+    # pair, whose two units count alike either way)
+    for start in range(0, len(text), _CHINESE_PIECE):
+        piece = text[start:start + _CHINESE_PIECE]
+        units = array("H", piece.encode(_UTF16, "surrogatepass"))
+        for i, look_up in enumerate(look_ups):
+            totals[i] += sum(map(look_up, units))
+        high += len(piece) - len(piece.encode("ascii", "ignore"))
+    return totals, high
+
+
+_CHINESE_PIECE = 1 << 14
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
+
+
+def _languages(text: str) -> tuple[int, ...]:
+    """The languages ``text`` may be as it stands (D65): Chinese, and Japanese when it holds
+    kana (Japanese text writes them; kanji alone are Chinese characters to the model)."""
+    return (0, 1) if _KANA.search(text) is not None else (0,)
+
+
+def _may_be_chinese_reading(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` (at least ``CHINESE_MIN``) are on average
+    less than ``CHINESE_NATS`` likelier than random ones as Chinese (and as Japanese, with kana)
+    (D65): the other Chinese page's reading of them may be the text."""
+    if len(text) - len(text.encode("ascii", "ignore")) < CHINESE_MIN:
+        return False
+    nats, n = _log_ratios(text, _languages(text))
+    return max(nats) < CHINESE_NATS * n
+
+
+def _no_chinese(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are no likelier than random characters of
+    GBK and Big5, as Chinese (and as Japanese, with kana) (D67): a reading of other bytes, whose
+    ideographs earn no frequency points; at least ``KOREAN_MIN`` non-ASCII characters, as D51
+    asks of Hangul."""
+    if len(text) - len(text.encode("ascii", "ignore")) < KOREAN_MIN:
+        return False
+    nats, _ = _log_ratios(text, _languages(text))
+    return max(nats) <= 0
+
+
+def _chinese_reading(wrong: str, right: str, old_text: str, new_text: str) -> bool:
+    """True when a step between GBK and Big5 reads ``old_text`` into Chinese (D65): the reading
+    has at least ``CHINESE_MIN`` non-ASCII characters, likelier as Chinese than random ones, and
+    is at least ``CHINESE_ODDS_NATS`` likelier as Chinese than ``old_text`` is as Chinese or (with
+    kana) as Japanese (the two readings of the same bytes: each two-byte character of one is a two-byte
+    character of the other)."""
+    if wrong not in _CHINESE_PAGES or right not in _CHINESE_PAGES:
+        return False
+    new_nats, n = _chinese_log_ratio(new_text)
+    if n < CHINESE_MIN or new_nats <= 0:
+        return False
+    return new_nats - max(_log_ratios(old_text, _languages(old_text))[0]) >= CHINESE_ODDS_NATS
 
 
 def _east_input(old: Counts, text: str) -> bool:
@@ -1496,7 +1756,7 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
         # and Chinese read as EUC-KR: syllables that are no Korean, D51)
         return (_odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
-                or (right in ("gbk", "big5") and _not_korean(text)))
+                or (right in ("gbk", "big5") and (_not_korean(text) or _may_be_chinese_reading(text))))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
         if found is None:
@@ -1597,6 +1857,17 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
                 c1 = memo["c1", ""] = _count(_C1, current)
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
+        chinese_odds = False
+        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not _odd_east(counts.han, counts.common, current):
+            # (before any scoring: an input of no mostly rare ideographs, D10, reads as GBK or
+            # Big5 only through D65's odds, from the other of the two, or as D51's Hangul that is
+            # no Korean, from EUC-KR)
+            if wrong in _OTHER_CHINESE:
+                chinese_odds = _chinese_reading(wrong, right, current, out)
+                if not chinese_odds:
+                    continue
+            elif wrong != "euc-kr" or not _not_korean(current):
+                continue
         western_checked = False
         if wrong in _CJK_PAGES and right in _WESTERN:
             # _plausible_step's conditions of Western text read as a CJK page, before any
@@ -1611,13 +1882,17 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             found = scored[hash(out)] = _score(out)
         score, new_group, new_counts = found
         if score <= base + MARGIN and not (wrong in _OWN_SIGNATURES and score > base - SIGNATURE_POINTS * _page_signatures(
-                current, wrong, memo) + MARGIN):
+                current, wrong, memo) + MARGIN) and not (score > base and chinese_odds) and not (
+                wrong == "euc-kr" and right == "utf-8" and counts.han and not counts.hangul and score >= base
+                and _common_letters_only(out)):
+            # (between GBK and Big5 the model's odds stand in for the margin, D65; Hanja without
+            # Hangul is no Korean: its reading into letters needs no margin, D77)
             continue
         if not _plausible_step(wrong, right, counts, new_counts, out, current, western_checked):
             continue
         if _vetoed(group, new_group, right) and not (
                 group == "han" and _korean_again(wrong, right, new_counts, out)) and not (
-                group == "hangul" and _chinese_again(wrong, right, current, new_counts)):
+                group == "hangul" and _chinese_again(wrong, right, current, new_counts, out)):
             continue  # (Han to Hangul only for Korean read as GBK or Big5, D48, and back, D51)
         if _kana_han_flip(counts, new_counts, right):
             continue
@@ -1702,7 +1977,7 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     text, cannot tell them apart. Only readings within ``MARGIN`` of the best score compete;
     the fit is :func:`onemail.detect._langmodel.page_log_likelihood` of the bytes read by
     ``right``; ties keep the pair order."""
-    from ._langmodel import page_log_likelihood
+    from ._langmodel import MIX_NATS, page_log_likelihood
 
     top = best[0][2]
     competing = [row for row in western if row[0] >= top - MARGIN]
@@ -1716,11 +1991,35 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
         if fit is None:
             data = _encode(current, wrong)
             fit = page_log_likelihood(data, right) if data is not None else -math.inf
+            if data is not None:
+                # a sign between two letters, a capital after a small letter: no word's (D78)
+                fit -= MIX_NATS * _not_in_words(_decode(data, right) or "")
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
             chosen, chosen_fit = (best[0], wrong, right, how), fit
     return chosen if chosen is not None else best
+
+
+def _not_in_words(text: str) -> int:
+    """The places of ``text`` that no word writes (D78): a sign between two letters (an ASCII
+    sign but the apostrophe, hyphen, full stop, comma, colon, slash, ampersand, question and
+    exclamation marks, which do stand there: ``don't``, ``e.g``; or punctuation, a symbol or a
+    number of Latin-1 and General Punctuation but the apostrophes, acute accent and middle dot),
+    and a capital right after a small letter (D29's rule)."""
+    if not _IN_WORDS:
+        low = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).islower())
+        cap = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isupper())
+        signs = "".join(re.escape(chr(cp)) for cp in (*range(0xA1, 0xC0), 0xD7, 0xF7, *range(0x2010, 0x2070),
+                                                       0x20AC, 0x2122)
+                        if unicodedata.category(chr(cp))[0] in "PSN" and chr(cp) not in "\u2018\u2019\u00b4\u00b7")
+        _IN_WORDS.append(re.compile(
+            f"(?<=[A-Za-z{low}{cap}])[\"#$%()*+;<=>@\\[\\\\\\]^_`{{|}}~{signs}](?=[A-Za-z{low}{cap}])"
+            f"|(?<=[a-z{low}])[A-Z{cap}]"))
+    return _count(_IN_WORDS[0], text)
+
+
+_IN_WORDS: list[re.Pattern[str]] = []
 
 
 def _step_text(text: str, wrong: str, right: str, how: str) -> str:
@@ -1839,6 +2138,8 @@ def repair_possible(text: str) -> bool:
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
     korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
+    # (ideographs may be the other Chinese page's reading, D65: its odds decide, on a reading)
+    chinese = len(rights) == 1 and han
     memo: _Memo = {}
     for wrong in _CJK_WRONG:
         try:
@@ -1853,6 +2154,8 @@ def repair_possible(text: str) -> bool:
             extra = ("euc-kr",)  # (Korean read as Shift_JIS: half-width katakana, D52)
         elif wrong == "euc-kr":  # (Hangul that is no Korean may be Chinese read as EUC-KR, D51)
             extra = ("gbk", "big5") if len(rights) == 1 and _not_korean(text) else ()
+        if chinese and wrong in _OTHER_CHINESE:
+            extra += _OTHER_CHINESE[wrong]
         for right in rights + extra:
             if right == wrong:
                 continue
@@ -1863,6 +2166,9 @@ def repair_possible(text: str) -> bool:
                 continue  # no run of two double-byte characters can come out (_east_ok)
             if right in korean and len(rights) == 1 and not (_korean_syllables(out) or _likely_korean(out)):
                 continue  # (before the counts: D48's syllables, counted with patterns, D52's odds)
+            if (len(rights) == 1 and right in _CHINESE_PAGES and wrong in _CHINESE_PAGES
+                    and not (_may_be_chinese_reading(text) and _chinese_reading(wrong, right, text, out))):
+                continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
             if right != "utf-8" and not _east_ok(classify(out)):
                 continue  # _plausible_step: a CJK reading gives a run of East Asian characters
             return True

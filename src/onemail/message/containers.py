@@ -75,7 +75,7 @@ from typing import Any, BinaryIO
 from .._walk import not_regular, stat_problem
 from . import formats
 from .formats import ReadContext
-from .mbox import MAIL_FIELDS, begins_header, read_span, spans
+from .mbox import MAIL_FIELDS, begins_header, mbox_start, read_span, spans
 from .reader import read_bytes
 from .source import Found, Skipped, Source, name_key
 
@@ -217,8 +217,6 @@ def recognise(head: bytes | mmap.mmap, *, hint: bool = False) -> str | None:
         return fmt
     if fmt == "rfc822" and (hint or begins_header(head, pos=3 if head[:3] == b"\xef\xbb\xbf" else 0, end=HEAD_BYTES)):
         return "eml"
-    if fmt is None and head[:8] == b"\xef\xbb\xbfFrom ":
-        return "mbox"
     return None
 
 
@@ -585,7 +583,7 @@ def _data(data: bytes | mmap.mmap, place: _Place, ctx: ReadContext, read: bool) 
             yield place.skipped("empty", "a PST/OST store without any item", container="pst")
         return
     if kind == "mbox":
-        first = 3 if data[:3] == b"\xef\xbb\xbf" else 0
+        first = max(0, mbox_start(data))
         container = "mbox" if place.container == "stdin" else place.container or "mbox"
         place = replace(place, container=container)
         count = 0

@@ -87,7 +87,8 @@ def sniff(data: bytes) -> str | None:
     or ``None`` (not a message).
 
     :param data: the first bytes of the input (4 KiB are enough; more are not read).
-    :returns: the format by signature (module docstring); ``"rfc822"`` also for an empty header
+    :returns: the format by signature (module docstring); ``"mbox"`` also after a BOM or empty
+        lines (:func:`onemail.message.mbox.mbox_start`); ``"rfc822"`` also for an empty header
         section (a first line that is empty) when no NUL byte appears in the first 4 KiB.
 
     >>> sniff(b"Subject: hi\\r\\n\\r\\nbody"), sniff(b"From a@b Sat Jan  1 00:00:00 2000\\n")
@@ -99,6 +100,11 @@ def sniff(data: bytes) -> str | None:
         return "tnef"
     if data.startswith(b"From "):
         return "mbox"
+    if data[:1] in (b"\r", b"\n", b"\xef"):  # empty lines or a BOM before a From line (M20)
+        from .mbox import mbox_start
+
+        if mbox_start(data) >= 0:
+            return "mbox"
     if data[:2] == b"\r\n" or data[:1] == b"\n":  # an empty header section, then a body
         return "rfc822" if b"\x00" not in data[:4096] else None
     head = data[:4096].lstrip(b"\t ")

@@ -7,7 +7,8 @@ parallel read (:func:`next_separator`) use it alike.
 **Separator lines (M20).** A line that starts with the five bytes ``"From "`` separates two
 messages when
 
-* it is the first line of the mailbox, or
+* it is the first line of the mailbox (after a UTF-8 BOM, or after empty lines when the next
+  rule holds for it too: :func:`mbox_start`), or
 * it is not itself a header field (``From :``) and either the lines after it begin a message
   header (:func:`begins_header`: the next line is a header field, and the fields before the
   section's end, its empty line or the first line that is neither a field nor a continuation,
@@ -74,10 +75,12 @@ __all__ = [
     "begins_header",
     "is_separator",
     "mbox_spans",
+    "mbox_start",
     "next_separator",
     "read_span",
     "spans",
     "split",
+    "trim_end",
     "unquote",
 ]
 
@@ -225,6 +228,40 @@ def is_separator(data: Data, line: int, *, end: int | None = None) -> bool:
     if data[line - 1] != 0x0A:
         return False
     return _starts_message(data, line, n)[0]
+
+
+MBOX_START_BYTES = 4096
+"""How far into a file the empty lines before its first separator may reach (M20)."""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def mbox_start(data: Data) -> int:
+    """The offset of the first separator line when ``data`` is a mailbox, else ``-1``.
+
+    A mailbox starts with a ``"From "`` line at offset 0, or after a UTF-8 byte order mark
+    (mimekit's ``unmunged.mbox.txt``), or after empty lines (CR, LF; up to
+    :data:`MBOX_START_BYTES` bytes, a BOM before them allowed) when that line passes the
+    separator rule (M20: an envelope, or a message header follows). The bytes before it are the
+    mailbox's, like the empty line before each separator: no message's, and no issue.
+
+    :param data: the first bytes of the input (:data:`MBOX_START_BYTES` and a little more are
+        enough) or all of it.
+    :returns: the byte offset into ``data`` of the first separator line, or ``-1``.
+
+    >>> mbox_start(b"From a@b Sat Jan  1 00:00:00 2000\\n"), mbox_start(b"\\n\\nSubject: x\\n\\n")
+    (0, -1)
+    """
+    pos = 3 if data[:3] == _BOM else 0
+    if data[pos:pos + 5] == b"From ":
+        return pos
+    j, n = pos, len(data)
+    limit = min(n, MBOX_START_BYTES)
+    while j < limit and data[j] in (0x0D, 0x0A):
+        j += 1
+    if j > pos and data[j:j + 5] == b"From " and _starts_message(data, j, n)[0]:
+        return j
+    return -1
 
 
 def next_separator(data: Data, pos: int, *, end: int | None = None) -> int:
@@ -380,7 +417,7 @@ class ListedMarks:
         return marks[i] if i < len(marks) and marks[i] < b else -1
 
 
-def split(data: Data, start: int, n: int,
+def split(data: Data, start: int, n: int, *,
           marks: _Marks | ListedMarks | None = None) -> Iterator[tuple[MboxSpan, bool]]:
     """:func:`spans` of ``data[start:n]`` (``n <= len(data)``), each with whether a
     ``Content-Length`` field could be in its header section (a line starting with
@@ -430,7 +467,7 @@ def split(data: Data, start: int, n: int,
                         return
                     sep = after
                     continue
-        yield MboxSpan(first, _trim_end(data, first, stop), sep, False, True, tuple(unsplit)), has_length
+        yield MboxSpan(first, trim_end(data, first, stop), sep, False, True, tuple(unsplit)), has_length
         if nxt < 0:
             return
         sep = nxt
@@ -492,9 +529,10 @@ def _inside_length(data: Data, body: int, target: int) -> tuple[int | None, bool
         j = line
 
 
-def _trim_end(data: Data, first: int, end: int) -> int:
+def trim_end(data: Data, first: int, end: int) -> int:
     """The end of a message whose bytes run to ``end`` (a separator line or the mailbox's end):
-    without the empty line that ends it there (``\\n`` or ``\\r\\n``)."""
+    without the empty line that ends it there (``\\n`` or ``\\r\\n``), not before ``first``
+    (the message's first byte). Offsets into ``data``."""
     if end - 2 >= first and data[end - 2:end] == b"\n\n":
         return end - 1
     if end - 3 >= first and data[end - 3:end] == b"\n\r\n":

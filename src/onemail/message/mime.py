@@ -14,7 +14,9 @@ Content-Transfer-Encoding), RFC 2046 section 5.1 (multipart bodies) and RFC 2183
   appears: the body is one ``text/plain`` leaf (``MalformedMimeStructure``), as the stdlib and
   MimeKit keep it.
 * The parts of ``multipart/digest`` default to ``message/rfc822`` (RFC 2046 5.1.5); other parts
-  without a Content-Type are ``text/plain`` (RFC 2045 5.2).
+  without a Content-Type are ``text/plain`` (RFC 2045 5.2); so is a part whose Content-Type
+  is no ``type/subtype`` (``text``, ``text/html\\x01``, empty: the RFC's advice for a
+  syntactically invalid field), with a ``MalformedMimeStructure`` at the field's value.
 * A part holding a message (message/rfc822, message/global, message/news; a TNEF ``winmail.dat``;
   an attached Outlook ``.msg``) is read through :meth:`ReadContext.nested`, after its transfer
   encoding is removed (a base64 or quoted-printable message/rfc822 is decoded, then read).
@@ -183,6 +185,9 @@ class _Walk:
                 main = main.strip().strip('"').lower()
                 if _MEDIA_TYPE.fullmatch(main):
                     media = main
+                else:  # RFC 2045 5.2: the default, as for no Content-Type; the field is damage
+                    self.issues.append(MessageIssue(MessageIssueKind.MALFORMED_MIME_STRUCTURE,
+                                                    f"mime:{path}" if path else "mime", ct.offset, ct.length))
             if media.startswith("multipart/"):
                 where = f"mime:{path}" if path else "mime"
                 if level >= MAX_MIME_LEVELS:

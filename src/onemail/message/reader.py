@@ -23,7 +23,7 @@ from typing import BinaryIO
 
 from . import formats
 from .formats import ReadContext, sniff
-from .mbox import mbox_spans, read_span, spans
+from .mbox import mbox_spans, mbox_start, read_span, spans
 from .model import Message
 
 __all__ = ["MessageInput", "mbox_spans", "read", "read_bytes", "read_mbox", "sniff"]
@@ -109,8 +109,9 @@ def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
     """
     whole_mbox = False
     if fmt is None:
-        if data[:8] == b"\xef\xbb\xbfFrom ":  # an mbox saved with a BOM (mimekit's unmunged.mbox.txt)
-            data = data[3:]
+        start = mbox_start(data)  # after a BOM or empty lines (M20)
+        if start > 0:
+            data = data[start:]
         fmt = sniff(data)
         whole_mbox = fmt == "mbox"
     try:
@@ -123,7 +124,7 @@ def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
 
             return read_tnef(data, ctx)
         if whole_mbox:
-            for msg in _mbox(data, ctx):
+            for msg in _mbox(data, ctx, 0):
                 return msg
             return Message("mbox", error="empty mbox")
         if fmt in ("rfc822", "mbox"):
@@ -142,7 +143,8 @@ def read_bytes(data: bytes, fmt: str | None, ctx: ReadContext) -> Message:
 def read_mbox(source: MessageInput, *, repair: bool = False) -> Iterator[Message]:
     """Yield every message of an mbox file (RFC 4155), in order (module docstring).
 
-    Input that does not start with ``"From "`` is read as one message.
+    Input that does not start with ``"From "`` (after a BOM or empty lines,
+    :func:`~onemail.message.mbox.mbox_start`) is read as one message.
 
     :param source: as for :func:`read`; a path of :data:`~onemail.message.formats.MMAP_BYTES`
         or more is memory-mapped (one message at a time is copied).
@@ -154,21 +156,21 @@ def read_mbox(source: MessageInput, *, repair: bool = False) -> Iterator[Message
         with _open(source) as f:
             if os.fstat(f.fileno()).st_size >= formats.MMAP_BYTES:
                 with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                    if mm[:5] == b"From ":
-                        yield from _mbox(mm, ctx)
+                    start = mbox_start(mm)
+                    if start >= 0:
+                        yield from _mbox(mm, ctx, start)
                         return
             f.seek(0)
             data = f.read()
     else:
         data = _load(source)
-    if data[:8] == b"\xef\xbb\xbfFrom ":
-        data = data[3:]
-    if not data.startswith(b"From "):
+    start = mbox_start(data)
+    if start < 0:
         yield read_bytes(data, None, ctx)
         return
-    yield from _mbox(data, ctx)
+    yield from _mbox(data, ctx, start)
 
 
-def _mbox(data: bytes | mmap.mmap, ctx: ReadContext) -> Iterator[Message]:
-    for span in spans(data):
+def _mbox(data: bytes | mmap.mmap, ctx: ReadContext, start: int) -> Iterator[Message]:
+    for span in spans(data, start=start):
         yield read_span(data, span, ctx)

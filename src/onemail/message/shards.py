@@ -86,7 +86,7 @@ from .containers import (
     walk_task,
 )
 from .formats import ReadContext
-from .mbox import FROMS, LENGTHS, ListedMarks, MboxSpan, _trim_end, read_span, split
+from .mbox import FROMS, LENGTHS, ListedMarks, MboxSpan, mbox_start, read_span, split, trim_end
 from .model import Message
 from .source import Source
 
@@ -130,7 +130,6 @@ rarely does (text 3-5:1), and opening every small file would make planning a Mai
 read per message."""
 
 _HEAD = 64 << 10  # bytes read to recognise a large file (containers.HEAD_BYTES)
-_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +313,7 @@ def _plan_file(task: FileTask, st: os.stat_result, target: int, taper: int = 0) 
             if kind != "mbox":
                 yield whole
                 return
-            first = 3 if head.startswith(_BOM) else 0
+            first = max(0, mbox_start(head))
             planned = list(_plan_mbox(f, task, first, st, target, taper))
     except OSError:
         planned = []
@@ -490,13 +489,13 @@ def _final(f: BinaryIO, start: int, size: int) -> Iterator[tuple[int, bytes, int
         while nl >= 0 and not read_on:
             j = first_mark(FROMS, nl, n)  # the next "From " line's line feed
             if j >= 0 and j in envelopes and first_mark(LENGTHS, nl, j) < 0:
-                yield w0, window, sep, nl + 1, _trim_end(window, nl + 1, j + 1), None
+                yield w0, window, sep, nl + 1, trim_end(window, nl + 1, j + 1), None
                 sep, nl = j + 1, envelopes[j]
                 continue
             # the full rule from here, a span kept once two follow it (or at the end), until the
             # next message can be taken from the marks again
             found: list[tuple[MboxSpan, bool]] = []
-            for item in split(window, sep, n, marks):
+            for item in split(window, sep, n, marks=marks):
                 found.append(item)
                 if len(found) < 3:
                     continue
