@@ -563,7 +563,11 @@ def _case_terms(ns: list[int], pick: _Pick) -> list[float]:
     if CASE_KAPPA <= 0 or not ns:
         return [0.0] * len(SINGLE_BYTE)
     both = _unpack(sum(map(mul, ns, pick(_packed_case))), _CASE_FMT, len(SINGLE_BYTE))
-    return list(map(_case_term, both[0::2], both[1::2]))
+    # (the kept terms looked up here, a call of _case_term only for a pair not kept: pages
+    # reading the bytes alike share their pairs)
+    get = _case_cache.get
+    return [found if (found := get(pair)) is not None else _case_term(*pair)
+            for pair in zip(both[0::2], both[1::2], strict=True)]
 
 
 #: Languages in the order of the model's share table; language sets of the pages as index
