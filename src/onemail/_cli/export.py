@@ -393,11 +393,13 @@ def export_paths(args: Any, sink: _JsonSink | _ParquetSink, counts: Counter[str]
         say(f"onemail export: workers lost {out.lost_workers}, shards retried {out.retried}")
     for f in out.failed:
         say(f"onemail export: failed shard {_shown(_pool.shard_place(f.shard))}: {f.error}")
-    for shard in out.unfinished:
-        say(f"onemail export: unfinished shard {_shown(_pool.shard_place(shard))}")
+    for shard, n in zip(out.unfinished, out.unfinished_delivered, strict=True):
+        written = f" ({n} messages of it written)" if n else ""
+        say(f"onemail export: unfinished shard {_shown(_pool.shard_place(shard))}{written}")
     if out.interrupted is not None:
-        say(f"onemail export: interrupted by {out.interrupted.name}: the records written are "
-            "those of what finished")
+        say(f"onemail export: interrupted by {out.interrupted.name}: every record written is a "
+            "complete line, of the shards read to their end and the messages written of the "
+            "unfinished ones")
         return True, _pool.EXIT_INTERRUPTED[out.interrupted]
     if out.failed or out.lost_workers:
         return True, 1
