@@ -239,20 +239,3 @@ def test_export_jobs_capped_at_usable_cpus(monkeypatch, tmp_path, capsys):
     code, out, _ = _run(["export", "--jobs", "4", str(HTML_ONLY)], capsys)
     assert code == 0 and len(out.splitlines()) == 1
 
-
-def test_workers_make_lines_up_to_a_mebi_character_text(tmp_path):
-    """``export --jobs``: a worker makes the JSON line of a record whose texts are up to
-    WHOLE_LINE_CHARS long (the parent only writes it), the same bytes the parent's piece-wise
-    writer gives; a longer text goes to the parent as the record, written a slice at a time."""
-    from onemail._cli import export
-
-    text = ("caf\u00e9 \x00\ud800 " * 20_000)[:100_000]
-    record = {"id": "x", "text": text, "n": 3, "names": ["a", "\u00e9"]}
-    assert not export._long(record)
-    out = tmp_path / "w.jsonl"
-    sink = export._JsonSink(str(out))
-    sink.write(record)
-    sink.close()
-    assert export.json_line(record) == out.read_bytes()
-    assert export._long({"text": "y" * (export.WHOLE_LINE_CHARS + 1)})
-    assert not export._long({"text": "y" * export.WHOLE_LINE_CHARS})

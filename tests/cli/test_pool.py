@@ -225,7 +225,7 @@ def test_stop_human_summary(box):
     assert code == 143, stderr
     text = stdout.decode()
     assert text.startswith("files ") and "\nunfinished shards\n  " in text
-    assert text.endswith("\ninterrupted by SIGTERM: the counts above are of what finished\n")
+    assert text.endswith("\ninterrupted by SIGTERM: the counts above are of what was read before the stop\n")
     assert [pid for pid in kids if _alive(pid)] == []
 
 
@@ -247,15 +247,16 @@ def test_human_summary_of_the_pool(capsys):
                             "first_message": 0, "messages": 3, "delivered": 1,
                             "error": "worker killed by SIGBUS (twice)"}],
          "unfinished": [{"path": "d", "member": "x.mbox", "kind": "mbox", "start": 10, "end": 20,
-                         "first_message": 3, "messages": 2},
+                         "first_message": 3, "messages": 2, "delivered": 1},
                         {"path": "d", "member": None, "kind": "files", "first": "a.eml",
                          "last": "c.eml", "files": 3}]}
     _pool.print_pool_summary(s, sys.stdout.write)
     assert capsys.readouterr().out == (
         "\nworkers lost                                   2\nshards retried                                 1\n"
         "\nfailed shards\n  a bytes 0-9 (messages 0-2): worker killed by SIGBUS (twice)\n"
-        "\nunfinished shards\n  d/x.mbox bytes 10-20 (messages 3-4)\n  d files a.eml to c.eml\n"
-        "\ninterrupted by SIGINT: the counts above are of what finished\n")
+        "\nunfinished shards\n  d/x.mbox bytes 10-20 (messages 3-4) (1 messages of it read)\n"
+        "  d files a.eml to c.eml\n"
+        "\ninterrupted by SIGINT: the counts above are of what was read before the stop\n")
 
 
 def test_zip_and_pst_shards_are_named_by_their_range():
@@ -347,3 +348,8 @@ def test_export_sigterm_writes_complete_records(small_box, tmp_path, fmt):
     text = stderr.decode()
     assert "onemail export: interrupted by SIGTERM" in text and f" {len(records)} records," in text
     assert "Traceback" not in text
+    # fresh-user report F9: an unfinished shard whose first messages were written says how many
+    import re
+
+    written = [int(n) for n in re.findall(r"\((\d+) messages of it written\)", text)]
+    assert sum(written) <= len(records)

@@ -90,6 +90,8 @@ class Outcome:
         ``None`` when it ran to its end.
     :param unfinished: shards planned but not read to their end because of the stop (those
         running: with the items they had delivered; those waiting), in plan order.
+    :param unfinished_delivered: for each of :attr:`unfinished`, the size (messages) of the
+        items it delivered before the stop (0 for those waiting): they were handed on.
     """
 
     done: int = 0
@@ -100,6 +102,7 @@ class Outcome:
     retried: int = 0
     interrupted: signal.Signals | None = None
     unfinished: list[object] = field(default_factory=list)
+    unfinished_delivered: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -310,6 +313,8 @@ def run(shards: Iterable[Any], work: Work, *, jobs: int,
             out.interrupted = stop.signal
             running = sorted((w.task for w in workers if w.task is not None), key=lambda t: t.number)
             out.unfinished = [t.shard for t in running] + [t.shard for t in waiting] + list(plan)
+            out.unfinished_delivered = [t.counted for t in running]
+            out.unfinished_delivered += [0] * (len(out.unfinished) - len(running))
         for w in workers:
             w.close()
     if progress is not None:
@@ -451,7 +456,8 @@ def outcome_summary(out: Outcome) -> tuple[dict[str, object], int | None]:
         keys["retried"] = out.retried
     if out.interrupted is not None:
         keys["interrupted"] = out.interrupted.name
-        keys["unfinished"] = [_describe(s) for s in out.unfinished]
+        keys["unfinished"] = [dict(_describe(s), delivered=n) if n else _describe(s)
+                              for s, n in zip(out.unfinished, out.unfinished_delivered, strict=True)]
         code = EXIT_INTERRUPTED[out.interrupted]
     elif out.failed or out.lost_workers:
         code = 1
@@ -540,9 +546,10 @@ def print_pool_summary(s: dict[str, Any], w: Callable[[str], object]) -> None:
         if s.get(key):
             w(f"\n{title}\n")
             for d in s[key]:
-                w(f"  {_place(d)}" + (f": {d['error']}" if "error" in d else "") + "\n")
+                read = f" ({d['delivered']} messages of it read)" if key == "unfinished" and d.get("delivered") else ""
+                w(f"  {_place(d)}{read}" + (f": {d['error']}" if "error" in d else "") + "\n")
     if s.get("interrupted"):
-        w(f"\ninterrupted by {s['interrupted']}: the counts above are of what finished\n")
+        w(f"\ninterrupted by {s['interrupted']}: the counts above are of what was read before the stop\n")
 
 
 def shard_place(shard: Any) -> str:

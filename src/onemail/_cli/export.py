@@ -227,20 +227,13 @@ def json_line(record: dict[str, Any]) -> bytes:
     return dumps(record, separators=(",", ":")).encode("utf-8", "backslashreplace") + b"\n"
 
 
-WHOLE_LINE_CHARS = 1 << 20
-"""A worker of ``export --jobs`` makes a record's JSON line itself (:func:`json_line`) unless one
-of its strings is longer than this (:func:`_long`): escaped whole, a 1 Mi-character text is at
-most 6 Mi characters and 6 MiB of UTF-8 in a worker. A record with a longer text is sent as
-itself and written by :meth:`_JsonSink.write` a slice at a time, so its escaped text is never
-whole in memory. (At ``_jsonout.LONG``, 4 Ki characters, a record in ten of the corpus mail
-went to the parent as a dict, and its JSON was made there: 5 of the parent's 7.7 CPU s on 1 GB,
-load 7.)"""
-
-
 def _long(record: dict[str, Any]) -> bool:
-    """Whether a record holds a text longer than :data:`WHOLE_LINE_CHARS`: a worker sends such a
-    record itself, not its line, so that its escaped text is never whole in memory."""
-    return any(isinstance(v, str) and len(v) > WHOLE_LINE_CHARS for v in record.values())
+    """Whether a record holds a text that :meth:`_JsonSink.write` escapes a slice at a time (a
+    string longer than ``_jsonout.LONG`` characters): a worker sends such a record itself, not
+    its line, so that its escaped text is never whole in memory."""
+    from ._jsonout import LONG
+
+    return any(isinstance(v, str) and len(v) > LONG for v in record.values())
 
 
 class _JsonSink:
@@ -400,11 +393,13 @@ def export_paths(args: Any, sink: _JsonSink | _ParquetSink, counts: Counter[str]
         say(f"onemail export: workers lost {out.lost_workers}, shards retried {out.retried}")
     for f in out.failed:
         say(f"onemail export: failed shard {_shown(_pool.shard_place(f.shard))}: {f.error}")
-    for shard in out.unfinished:
-        say(f"onemail export: unfinished shard {_shown(_pool.shard_place(shard))}")
+    for shard, n in zip(out.unfinished, out.unfinished_delivered, strict=True):
+        written = f" ({n} messages of it written)" if n else ""
+        say(f"onemail export: unfinished shard {_shown(_pool.shard_place(shard))}{written}")
     if out.interrupted is not None:
-        say(f"onemail export: interrupted by {out.interrupted.name}: the records written are "
-            "those of what finished")
+        say(f"onemail export: interrupted by {out.interrupted.name}: every record written is a "
+            "complete line, of the shards read to their end and the messages written of the "
+            "unfinished ones")
         return True, _pool.EXIT_INTERRUPTED[out.interrupted]
     if out.failed or out.lost_workers:
         return True, 1
