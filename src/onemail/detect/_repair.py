@@ -1837,6 +1837,15 @@ def _runs_memo(text: str, page: str, memo: _Memo) -> bool:
     return enough
 
 
+def _no_runs(text: str, page: str, memo: _Memo) -> bool:
+    """True when ``text`` is known to have too few of ``page``'s runs (``memo``) or has no run's
+    hint of ``page`` (:func:`_enough_runs`' first test, kept in ``memo``)."""
+    found: bool | None = memo.get(("runs", page))
+    if found is None and _run_hint(page).search(text) is None:
+        found = memo["runs", page] = False
+    return found is False
+
+
 def _consistent_memo(data: bytes, wrong: str, right: str, memo: _Memo) -> bool:
     """:func:`_consistent_bytes` of ``data`` (the text encoded by the CJK page ``wrong``) read
     by ``right``, windows-1252 or ISO-8859-1, kept in ``memo``; without a byte 0x80..0x9F the
@@ -1891,8 +1900,10 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
             continue  # an accepted UTF-8 reading wins over any other (D11): not scored
-        # (a page of D9 needs enough of its runs, _runs_memo: looked at only once its reading
-        # is there, the cheaper test first)
+        # (a page of D9 needs enough of its runs, _runs_memo: counted only once its reading is
+        # there, the cheaper test first; a page without a run's hint has none)
+        if wrong in UTF8_ONLY and _no_runs(current, wrong, memo):
+            continue
         how = "runs"
         if segments:
             if right != "utf-8" or wrong not in _SEGMENT_PAGES:
