@@ -496,14 +496,15 @@ def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
         else:
             s -= ISOLATED_POINTS * c.wedged
         s -= SIGNATURE_POINTS * signatures(text) + RARE_POINTS * rare_chars(text)
-        # a C1 control for which windows-1252 has a sign is that sign read as ISO-8859-1:
-        # as telling as a signature (it is also a rare character)
-        s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_C1_SIGN, text)
-        # so is a private-use character: a CJK page's reading of bytes it has no character
-        # for (D43, D44; also a rare character)
-        s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_PRIVATE_USE, text)
-        if _BOX.search(text) is not None:
-            s -= SIGNATURE_POINTS * _box_signatures(text)  # (D53)
+        if _C1_PRIVATE_OR_BOX.search(text) is not None:  # (one scan for the three below: most text has none)
+            # a C1 control for which windows-1252 has a sign is that sign read as ISO-8859-1:
+            # as telling as a signature (it is also a rare character)
+            s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_C1_SIGN, text)
+            # so is a private-use character: a CJK page's reading of bytes it has no character
+            # for (D43, D44; also a rare character)
+            s -= (SIGNATURE_POINTS - RARE_POINTS) * _count(_PRIVATE_USE, text)
+            if _BOX.search(text) is not None:
+                s -= SIGNATURE_POINTS * _box_signatures(text)  # (D53)
     hanja = c.han + c.kana
     alpha = c.greek + c.cyrillic + c.hebrew + c.arabic + c.thai
     top = max(hanja, c.hangul, alpha, c.latin + c.other + c.half_kana)
@@ -1029,6 +1030,8 @@ def _strong(run: str) -> bool:
 
 
 _BOX = re.compile("[\u2500-\u259f]")
+#: A C1 control, a private-use character or a box-drawing one (_score's three signs, at once).
+_C1_PRIVATE_OR_BOX = re.compile(f"[\x80-\x9f{_PRIVATE_CHARS}\u2500-\u259f]")
 _BOX_PAIRS: list[re.Pattern[str]] = []
 
 
