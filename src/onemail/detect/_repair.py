@@ -162,7 +162,7 @@ _Scored = tuple[float, str, Counts]
 _Best = tuple[tuple[bool, bool | None, float], str, str, str]
 #: Per round: "data" -> (page, the text encoded by it or None), ("runs", page),
 #: ("input", page), ("two", page, bool), ("c1", ""), ("consistent", wrong, right), "western" ->
-#: what was found; ("words", wrong, right) -> D47's test; "classified" -> (a reading, its counts) from the cheap test, used once.
+#: what was found; ("words", wrong, right) -> D47's test; "odd" -> D10's test of the input; "classified" -> (a reading, its counts) from the cheap test, used once.
 _Memo = dict[object, Any]
 
 _maps: dict[str, tuple[str, Any]] = {}  # name -> (decoding table, charmap_build's encoding map)
@@ -1795,7 +1795,7 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     if right in _CJK_PAGES:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
         # and Chinese read as EUC-KR: syllables that are no Korean, D51)
-        return (_odd_east(old.han, old.common, text) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
+        return (_odd_east_memo(old, text, memo) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
                 or (right in ("gbk", "big5") and (_not_korean(text) or _may_be_chinese_reading(text))))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
@@ -1838,6 +1838,15 @@ def _runs_memo(text: str, page: str, memo: _Memo) -> bool:
     if enough is None:
         enough = memo["runs", page] = _enough_runs(text, page)
     return enough
+
+
+def _odd_east_memo(counts: Counts, text: str, memo: _Memo) -> bool:
+    """:func:`_odd_east` of a round's input ``text`` (``counts``: its counts), once a round
+    (``memo``: ``"odd"``)."""
+    found: bool | None = memo.get("odd")
+    if found is None:
+        found = memo["odd"] = _odd_east(counts.han, counts.common, text)
+    return found
 
 
 def _no_runs(text: str, page: str, memo: _Memo) -> bool:
@@ -1898,7 +1907,6 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
     wrong_first = how_first = ""
     hash_first = 0
     consistent: dict[str, bool] = {}  # (D21's test of each UTF-8 reading, once per text: pages read alike)
-    odd_east: bool | None = None
     east_input: bool | None = None
     for wrong, right in PAIRS:
         if right != "utf-8" and best is not None and best[0][0]:
@@ -1957,9 +1965,7 @@ def _round(current: str, base: float, group: str, counts: Counts, segments: bool
             if _count(_C1, out) > c1:
                 continue  # C1 controls from Mac Roman, CP437, windows-125x readings (D25)
         chinese_odds = False
-        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and odd_east is None:
-            odd_east = _odd_east(counts.han, counts.common, current)  # (of the input: once a round)
-        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not odd_east:
+        if right in _CHINESE_PAGES and wrong in _CJK_PAGES and not _odd_east_memo(counts, current, memo):
             # (before any scoring: an input of no mostly rare ideographs, D10, reads as GBK or
             # Big5 only through D65's odds, from the other of the two, or as D51's Hangul that is
             # no Korean, from EUC-KR)
