@@ -234,11 +234,18 @@ def measure(name: str, argv: list[str]) -> Run:
     mine = resource.getrusage(resource.RUSAGE_SELF)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    sampler = Sampler(proc.pid)
-    sampler.start()
-    run.out, err = proc.communicate()
-    run.wall = time.monotonic() - t
+    # the output goes to a file, read after the command ended: a pipe would make this script
+    # read every line while the command runs, on the cores the command's processes need
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as errs:
+        proc = subprocess.Popen(argv, stdout=out, stderr=errs)
+        sampler = Sampler(proc.pid)
+        sampler.start()
+        proc.wait()
+        run.wall = time.monotonic() - t
+        out.seek(0)
+        run.out = out.read().decode("utf-8", "replace")
+        errs.seek(0)
+        err = errs.read().decode("utf-8", "replace")
     sampler.stop()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     mine_after = resource.getrusage(resource.RUSAGE_SELF)
@@ -266,6 +273,18 @@ def scan(box: Path, jobs: int) -> tuple[Run, int]:
 
 def export(box: Path, jobs: int) -> Run:
     return measure(f"export --jobs {jobs}", onemail("export", "--jobs", str(jobs), str(box), "-o", os.devnull))
+
+
+def planning(box: Path, jobs: int) -> str:
+    """The planner alone, in this process: the pool's plan of ``box`` for ``jobs`` workers (its
+    shard size and taper), CPU seconds (``time.process_time``)."""
+    from onemail._cli import _pool
+
+    t = time.process_time()
+    plan = list(_pool.plan([str(box)], jobs))
+    cpu = time.process_time() - t
+    return (f"planning alone (the pool's plan for {jobs} jobs): {len(plan)} shards, "
+            f"{sum(s.count for s in plan)} messages, {cpu:.2f} CPU s (load {load()})")
 
 
 def load() -> str:
@@ -304,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         n_small = built(small, args.small << 20) if args.small else 0
         print(f"big mbox: {big.stat().st_size / 1e6:.0f} MB, {n_big} messages"
               + (f"; small: {small.stat().st_size / 1e6:.0f} MB, {n_small} messages" if args.small else ""))
+        print(planning(big, jobs))
         one, _ = scan(big, 1)
         many, _ = scan(big, jobs)
         rows = [(one, n_big), (many, n_big)]

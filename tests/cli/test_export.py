@@ -152,6 +152,17 @@ def test_output_file_and_exit_codes(tmp_path, capsys):
     assert _run(["export"], capsys)[0] == 2
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_a_full_disk_is_exit_1_in_both_formats(capsys, fmt):
+    """Fresh-user report D4: Parquet's first bytes to a full disk were exit 2 (a usage error),
+    JSON Lines' exit 1. An output that can be created but not written is 1 in both."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow", reason="the onemail[parquet] extra is not installed")
+    code, _, err = _run(["export", str(HTML_ONLY), "--format", fmt, "-o", "/dev/full"], capsys)
+    assert code == 1 and "No space left on device" in err
+
+
 def test_a_message_that_cannot_be_read_is_a_record_and_exit_1(tmp_path, capsys):
     junk = tmp_path / "junk.eml"
     junk.write_bytes(b"\x00\x01\x02 not mail at all")
@@ -227,3 +238,21 @@ def test_export_jobs_capped_at_usable_cpus(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(_pool, "run", None)  # calling it would fail the test
     code, out, _ = _run(["export", "--jobs", "4", str(HTML_ONLY)], capsys)
     assert code == 0 and len(out.splitlines()) == 1
+
+
+def test_workers_make_lines_up_to_a_mebi_character_text(tmp_path):
+    """``export --jobs``: a worker makes the JSON line of a record whose texts are up to
+    WHOLE_LINE_CHARS long (the parent only writes it), the same bytes the parent's piece-wise
+    writer gives; a longer text goes to the parent as the record, written a slice at a time."""
+    from onemail._cli import export
+
+    text = ("caf\u00e9 \x00\ud800 " * 20_000)[:100_000]
+    record = {"id": "x", "text": text, "n": 3, "names": ["a", "\u00e9"]}
+    assert not export._long(record)
+    out = tmp_path / "w.jsonl"
+    sink = export._JsonSink(str(out))
+    sink.write(record)
+    sink.close()
+    assert export.json_line(record) == out.read_bytes()
+    assert export._long({"text": "y" * (export.WHOLE_LINE_CHARS + 1)})
+    assert not export._long({"text": "y" * export.WHOLE_LINE_CHARS})

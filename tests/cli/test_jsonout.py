@@ -53,3 +53,28 @@ def test_memory_is_a_slice_not_six_times_the_text():
         tracemalloc.stop()
     assert written == 6 * (4 << 20) + len('{"body_text": ""}')
     assert peak < 2 << 20  # json.dumps: 24 MiB of escaped text at once
+
+
+def test_json_is_terminal_safe_and_the_same_value(tmp_path, capsys):
+    """Fresh-user report F6: JSON leaves U+009B (a one-character CSI), U+202E and U+2028 as
+    they are, so ``read --json`` on a terminal could be driven by a subject. Every JSON text
+    onemail writes escapes them (``\\u009b``): the same value for a JSON reader."""
+    import base64
+    import json
+
+    from onemail._cli._jsonout import dumps, terminal_safe
+    from onemail.cli import main
+
+    subject = "\u202eevil\u009b31m\u2028\x7f x é"
+    assert dumps(subject) == '"\\u202eevil\\u009b31m\\u2028\\u007f x é"'
+    assert json.loads(dumps(subject)) == subject
+    assert "".join(json_pieces({"a": subject * 5000})) == dumps({"a": subject * 5000})
+    assert terminal_safe('{"a": 1}') == '{"a": 1}'
+    eml = tmp_path / "e.eml"
+    eml.write_bytes(b"Subject: =?utf-8?b?" + base64.b64encode(subject.encode()) + b"?=\n\nx\n")
+    for argv in (["read", "--json"], ["scan", "--json"], ["export"], ["read", "--json", "--all"]):
+        main([*argv, str(eml)])
+        out = capsys.readouterr().out
+        assert not any(c in out for c in "\u202e\u009b\u2028\x7f"), argv
+        first = out if argv == ["read", "--json"] else out.splitlines()[0]  # (indented: one value)
+        assert json.loads(first)["subject"] == subject, argv

@@ -160,3 +160,16 @@ def test_scan_memory_does_not_grow_with_the_messages(tmp_path):
     grown = _box(large, 1200) - _box(small, 300)
     peak(small)  # imports and first-use tables, outside the measure
     assert peak(large) - peak(small) < grown + (256 << 10)
+
+
+def test_progress_counts_messages_not_skipped_items(tmp_path):
+    """Fresh-user report F13: scan's progress line counted skipped items as messages (200009
+    against the summary's 200006 messages and 3 skipped)."""
+    from onemail._cli.mail import _chunk_messages, fold
+    from onemail.message.containers import walk
+
+    (tmp_path / "a.eml").write_bytes(b"Subject: a\n\nx\n")
+    (tmp_path / "b.eml").write_bytes(b"Subject: b\n\nx\n")
+    (tmp_path / "notes.bin").write_bytes(b"\x00\x01 no mail")
+    (chunk,) = fold(walk([tmp_path]), text=False, listing=False)
+    assert (chunk.lines, _chunk_messages(chunk)) == (3, 2)

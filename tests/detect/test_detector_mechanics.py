@@ -117,3 +117,18 @@ def test_non_latin_binomials_are_the_full_columns() -> None:
         alone = lm._non_latin_binomials(k, m)
         full = lm._beta_binomials(k, m)
         assert alone == [full[i] for i in idx]
+
+
+def test_sample_high_bytes_are_counted() -> None:
+    """The scoring sample's high bytes are among those the language model counted (its two pages
+    then read the sample alike when they read every counted byte alike: one classification)."""
+    from onemail.detect._langmodel import high_byte_counts
+
+    rng = random.Random(8)
+    for _ in range(400):
+        head = b"x" * rng.choice([0, 10, 70, 1500, 70000])
+        body = bytes(rng.choice(b"ab \n\xe9\xb0\xc3\xa1\xfe") for _ in range(rng.randint(1, 6000)))
+        data = head + body
+        sample = _sample(data, _detector.SAMPLE_BYTES)
+        counted = {b for b, _ in high_byte_counts(data)[0]}
+        assert {b for b in sample if b >= 0x80} <= counted

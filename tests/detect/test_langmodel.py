@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import doctest
 
+import pytest
+
 from onemail.detect import _langmodel as langmodel
 from onemail.detect import detect
 from onemail.detect._tables.language import CONTEXTS, PAGE_LANGUAGES
@@ -257,3 +259,28 @@ def test_alike_page_reported_only_when_it_writes_the_language():
     frequencies after it."""
     data = "Pikalaina heti tilille 10 - 60.000€ |".encode("iso8859_15")
     assert detect(data).charset == "iso-8859-15"
+
+
+def test_a_heading_in_capitals_keeps_its_page():
+    """D63: the share of capitals is drawn per text (CASE_KAPPA), not letter by letter: a
+    windows-1251 heading in capitals was KOI8-R, whose small letters sit on the same bytes (each
+    capital cost log 0.05 alone)."""
+    for heading in ("САОПШТЕЊЕ ЗА ЈАВНОСТ: НОВИ РЕД ВОЖЊЕ ГРАДСКОГ ПРЕВОЗА",
+                    "ВНИМАНИЕ! ОБЪЯВЛЕНИЕ ДЛЯ ЖИЛЬЦОВ ДОМА"):
+        assert _decodes_right(heading, "cp1251"), heading
+
+
+@pytest.mark.xfail(strict=True, reason="D63 known limit: a KOI8-R heading in capitals reads as small windows-1251 "
+                   "letters at CASE_KAPPA 5 (right at 2), a Greek windows-1253 one as small KOI8-R letters "
+                   "(right at 1, which loses 2 visible answers); wrong on the former model too")
+@pytest.mark.parametrize("heading,codec", [("ВНИМАНИЕ! ОБЪЯВЛЕНИЕ ДЛЯ ЖИЛЬЦОВ ДОМА", "koi8_r"),
+                                           ("ΑΝΑΚΟΙΝΩΣΗ ΓΙΑ ΤΟΥΣ ΦΟΙΤΗΤΕΣ ΤΟΥ ΠΑΝΕΠΙΣΤΗΜΙΟΥ", "cp1253")])
+def test_limit_heading_in_capitals_against_small_letters(heading, codec):
+    assert _decodes_right(heading, codec)
+
+
+@pytest.mark.xfail(strict=True, reason="D60 known limit: a short Maltese line whose high bytes are capital Ġ "
+                   "(and one ġ) reads as windows-1252 Õ / õ: the CLDR letters give no frequencies, no ASCII "
+                   "letters and no case of their own")
+def test_limit_short_maltese_line_of_capital_g():
+    assert _decodes_right("Ġob 12 | Il-Ktieb Imqaddes | L-Ġenesi u l-Ġudikanti", "iso8859_3")

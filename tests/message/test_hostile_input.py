@@ -134,3 +134,20 @@ def test_comments_stripped_in_one_pass():
     assert strip_comments(value) == value
     msg = read(b"Content-Transfer-Encoding: " + value + b"\n\nx\n")
     assert msg.error is None and msg.parts[0].text == "x\n"
+
+
+def test_m56_fields_past_the_cap_are_one_issue():
+    """Fresh-user report F4: a million 8-byte fields took 306 MB (38 times the input). Past
+    MAX_FIELDS only the first field of each name the reader uses is kept (M56)."""
+    from onemail.message.fields import MAX_FIELDS
+
+    head = b"X-A: b\r\n" * (MAX_FIELDS + 5000)
+    data = head + b"Subject: late\r\nX-A: c\r\nSubject: later\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\xc3\xa9\r\n"
+    msg = read(data)
+    assert len(msg.headers) == MAX_FIELDS + 2
+    assert [h.name for h in msg.headers[MAX_FIELDS:]] == ["Subject", "Content-Type"]
+    assert (msg.subject, msg.parts[0].text, msg.parts[0].charset) == ("late", "é\r\n", "utf-8")
+    start = 8 * MAX_FIELDS
+    assert _issues(msg.issues) == [("TooManyHeaderFields", "headers", start, len(head) + 80 - start, 1)]
+    # under the cap: every field, no issue
+    assert len(read(b"X-A: b\r\n" * MAX_FIELDS + b"\r\nx").headers) == MAX_FIELDS

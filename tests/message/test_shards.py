@@ -878,3 +878,12 @@ def test_release_closes_the_zip_a_thread_holds_open(tmp_path):
     assert [r["subject"] for r in onemail.records(planned[0])][:1] == ["s0"]  # opens it again
     release()
     assert str(path) not in open_fds()
+
+
+def test_windows_from_a_line_that_is_no_separator(tmp_path):
+    """A window that does not start at a ``From `` line gives no message (as the split), even
+    when envelope lines follow."""
+    path = tmp_path / "n.mbox"
+    path.write_bytes(b"Subject: x\n\n" + _mbox([b"Subject: a\n\na\n", b"Subject: b\n\nb\n"]))
+    assert _windowed(path, path.stat().st_size) == []
+    assert _windowed(path, path.stat().st_size, start=1) == []

@@ -13,10 +13,10 @@ Exit codes: 0 done; 1 unreadable input, or RTF that does not encapsulate the ask
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ._exits import add_command
+from ._jsonout import dumps
 from ._safe import for_stream
 from .rtf import read_input, write_output
 
@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     wanted = args.rtf_kind
     ok = result.kind == wanted or (wanted == "text" and result.kind is None)
     if args.json:
-        json.dump({"kind": result.kind, "text": result.text if ok else None,
-                   "defects": defects}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write(dumps({"kind": result.kind, "text": result.text if ok else None,
+                   "defects": defects}))
         sys.stdout.write("\n")
         return 0 if ok else 1
     if not ok:

@@ -4,8 +4,8 @@ Issue 16 item 8: a file name, header value or parameter printed raw in a human s
 a line end (a forged line of the summary), an escape sequence (``ESC [ 2 J`` clears the screen;
 OSC 8 writes a link; OSC 52 writes the clipboard) or a bidirectional override that reorders
 what is shown. Every command module prints values that come from the input through
-:func:`escape_for_terminal`; ``--json`` output stays exact (JSON escapes control characters
-itself).
+:func:`escape_for_terminal`; ``--json`` output stays exact (JSON escapes C0 controls itself,
+and ``_jsonout.dumps`` the rest of this set as ``\\uXXXX``: the same value).
 
 The escaped form is for display, in Python's spelling (``\\n``, ``\\x1b``, ``\\u202e``); it is
 not meant to be read back: a backslash of the value itself is written as it is.

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ._exits import add_command
+from ._jsonout import dumps
 from ._safe import escape_for_terminal, for_stream
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def run_detect(args: argparse.Namespace) -> int:
         if row.error:
             status = 1
         if args.json:
-            print(json.dumps(row.to_json(), ensure_ascii=False))
+            print(dumps(row.to_json()))
             continue
         path = escape_for_terminal(row.path)  # a file name can hold line ends and escapes
         if row.error:
@@ -75,8 +75,8 @@ def run_repair(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
     fixed = repair(text)
     if args.json:
-        print(json.dumps({"text": fixed.text, "chain": render_chain(fixed.steps),
-                          "steps": [list(s) for s in fixed.steps]}, ensure_ascii=False))
+        print(dumps({"text": fixed.text, "chain": render_chain(fixed.steps),
+                          "steps": [list(s) for s in fixed.steps]}))
         return 0
     print(for_stream(fixed.text, sys.stdout))
     print(f"-- {render_chain(fixed.steps) or 'no repair'}", file=sys.stderr)

@@ -196,6 +196,9 @@ MEANINGS: dict[str, str] = {
                           "skipped with its reason.",
     "TooManyParts": "More than 10 000 parts in one message: the rest of the message was kept as "
                     "one opaque part, unparsed.",
+    "TooManyHeaderFields": "More than 10 000 fields in one header section: past them only the "
+                           "first Content-*, address, Subject, Date and Message-ID fields not yet "
+                           "seen were kept; the other fields are not in the headers list.",
     "MessageNestingLimitExceeded": "MIME levels or nested messages (message/rfc822, TNEF, an "
                                    "attached .msg) deeper than onemail's caps; the part that would "
                                    "go deeper was kept whole, unparsed.",

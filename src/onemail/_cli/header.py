@@ -10,13 +10,13 @@ for undecodable bytes of the argument); ``-`` reads raw bytes from standard inpu
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ._exits import add_command
+from ._jsonout import dumps
 from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
@@ -73,8 +73,7 @@ def run_header(args: argparse.Namespace) -> int:
     issues: list[TextIssue] = []
     text = decode_text(_input(args.text), fallback=args.fallback, issues=issues)
     if args.json:
-        json.dump({"text": text, "issues": [i.to_json() for i in issues]}, sys.stdout,
-                  ensure_ascii=False)
+        sys.stdout.write(dumps({"text": text, "issues": [i.to_json() for i in issues]}))
         sys.stdout.write("\n")
         return 0
     print(escape_for_terminal(text))
@@ -89,10 +88,9 @@ def run_param(args: argparse.Namespace) -> int:
         return 2
     main, params = parse_header_params(_input(args.value), fallback=args.fallback)
     if args.json:
-        json.dump({"value": main, "parameters": [
+        sys.stdout.write(dumps({"value": main, "parameters": [
             {"name": p.name, "value": p.value, "charset": p.charset, "language": p.language,
-             "method": p.method, "issues": [i.to_json() for i in p.issues]} for p in params]},
-            sys.stdout, ensure_ascii=False)
+             "method": p.method, "issues": [i.to_json() for i in p.issues]} for p in params]}))
         sys.stdout.write("\n")
         return 0
     print(escape_for_terminal(main))

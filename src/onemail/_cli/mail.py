@@ -39,7 +39,6 @@ SIGTERM (the summary covers what finished).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -48,7 +47,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._exits import USAGE, add_command, at_least_one
-from ._jsonout import json_pieces
+from ._jsonout import dumps, json_pieces
 from ._safe import escape_for_terminal
 
 if TYPE_CHECKING:
@@ -417,7 +416,7 @@ def fold(items: Iterable[Found | Skipped], *, text: bool, listing: bool) -> Iter
         line = item_line(item)
         part.add(line)
         if text:
-            out.append(json.dumps(line, ensure_ascii=False) + "\n")
+            out.append(dumps(line) + "\n")
         n += 1
         if n == CHUNK:
             yield Chunk(n, part.part(), "".join(out))
@@ -515,7 +514,7 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     bar = _pool.Progress() if progress else None
     work = functools.partial(scan_work, text=write is not None, listing=listing)
     out = _pool.run(plan(), work, jobs=jobs, on_items=on_items, on_done=on_done,
-                    progress=bar, warm=_warm, batch=1, size=_chunk_lines)
+                    progress=bar, warm=_warm, batch=1, size=_chunk_messages)
     if bar is not None:
         bar.done()
     flush(final=True)  # what failed or was stopped delivered what it had: in order too
@@ -524,8 +523,9 @@ def _scan_pool(paths: list[str], jobs: int, progress: bool, write: Write | None,
     return summary
 
 
-def _chunk_lines(chunk: Chunk) -> int:
-    return chunk.lines
+def _chunk_messages(chunk: Chunk) -> int:
+    """The messages of a chunk (its skipped lines are none): what the progress line counts."""
+    return chunk.part[0]
 
 
 def _take(summary: Summary, chunks: Iterable[Chunk], write: Write | None) -> None:
@@ -572,7 +572,7 @@ def run_scan(args: argparse.Namespace) -> int:
     summary = scan_summary(args.paths, args.jobs, progress=sys.stderr.isatty() and not args.json,
                            write=sys.stdout.write if args.json else None, listing=args.list)
     if args.json:
-        sys.stdout.write(json.dumps(summary.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(dumps(summary.to_json()) + "\n")
     else:
         _print_summary(summary, listing=args.list)
     if summary.exit is not None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ._exits import add_command
+from ._jsonout import dumps
 from ._safe import for_stream
 
 
@@ -34,8 +34,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     result = decode(data, args.charset)
     if args.json:
-        json.dump({"charset": result.charset.name, "text": result.text,
-                   "issues": [i.to_json() for i in result.issues]}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write(dumps({"charset": result.charset.name, "text": result.text,
+                   "issues": [i.to_json() for i in result.issues]}))
         sys.stdout.write("\n")
         return 0
     sys.stdout.write(for_stream(result.text, sys.stdout))

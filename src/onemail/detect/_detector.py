@@ -69,6 +69,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ._binary import bom_charset, utf16_32_shape
+from ._langmodel import _differs as sb_differs
 from ._langmodel import good_share, high_byte_counts, rank_single_byte
 from ._langmodel import table as sb_table
 from ._scoring import classify, classify_single_byte, score_counts
@@ -475,6 +476,15 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
         counts, letters, adjacent = high_byte_counts(data)
         ranked = rank_single_byte(counts, letters, adjacent)
     (ll1, sb1, fit1), (ll2, sb2, fit2) = ranked[0], ranked[1]
+    columns = None  # (the counts transposed once for both single-byte rows: good_share)
+    # The two pages read the sample alike when they read every high byte counted alike (the
+    # sample's high bytes are among them: it lies in the counted stretch): one classification
+    alike = False
+    if counts:
+        bs, ns = zip(*counts, strict=True)
+        columns = bs, ns, sum(ns)
+        alike = not sum(map((1).__lshift__, bs)) & sb_differs[sb1][sb2]
+    sb_counts = None
     rows: list[_Row] = []
     # Under the UTF-8 rule a runner-up below 66.5 leaves the confidence at 100 whatever its
     # exact score: such rows may stop at their bound.
@@ -512,10 +522,11 @@ def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int
                     rows.append((bound, order, label, False))
                     continue
             # (the counts of the decoded sample, taken on its bytes: each U+FFFD is an error)
-            c = classify_single_byte(sample, table)
+            c = sb_counts if alike and sb_counts is not None else classify_single_byte(sample, table)
+            sb_counts = c
             errors = c.fffd
             fit = fit1 if label == sb1 else fit2
-            good = good_share(counts, label) * high * fit if counts else 0.0
+            good = good_share(counts, label, columns) * high * fit if counts else 0.0
             score = score_counts(c, errors, good=good)
             if label == sb2:
                 score = max(0.0, score - min(LM_CAP, LM_POINTS * max(0.0, ll1 - ll2)))

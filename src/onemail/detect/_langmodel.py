@@ -122,10 +122,10 @@ the former model, each threshold on a plateau of them; single-byte files decoded
   cross-validated 3-4 whole files). For non-Latin alphabets only ASCII letters on lines that
   hold a high byte count (D32; cross-validated 4 538 -> 4 540).
 * ``ASCII_WEIGHT = 0.5`` (D61): the lower-case ASCII letters of the lines that hold a high byte,
-  ``ASCII_BYTES = 1024`` around the first one, weigh each language by their log-likelihood ratio
+  ``ASCII_BYTES = 512`` around the first one, weigh each language by their log-likelihood ratio
   (lingua's letter frequencies against all languages' pooled), in Latin-script text (more ASCII
   letters than high bytes). ``bench/detect_cv.py`` wrong answers of 4 590 (every visible source
-  held out): 0.25 -> 32, 0.5 -> 31, 1 -> 33, 2 -> 37; the chardet files alone choose 0.25-0.5,
+  held out; ``ASCII_BYTES`` 1024 then, 256 to 2048 alike): 0.25 -> 32, 0.5 -> 31, 1 -> 33, 2 -> 37; the chardet files alone choose 0.25-0.5,
   the catalogue files alone 0.5. With capitals counted too: 32 (``CRC`` in an Estonian line).
 * The languages no package profiles (D60: CLDR's letters, even shares over at least the median
   number of common letters of the profiled Latin-script languages, their median share; no constant
@@ -292,10 +292,11 @@ def _build() -> _ModelTables:
                     continue
                 low = ch.lower() if len(ch.lower()) == 1 else ch
                 mass = (1 - BACKOFF) * folded.get(low, 0) + BACKOFF * pooled.get(low, 0)
-                if ch != low:
-                    mass *= upper
-                elif ch.isalpha() and ch.upper() != ch:
-                    mass *= 1 - upper
+                if CASE_KAPPA <= 0:  # (the case of each letter drawn on its own: the former model)
+                    if ch != low:
+                        mass *= upper
+                    elif ch.isalpha() and ch.upper() != ch:
+                        mass *= 1 - upper
                 log_p[b] = math.log(max(mass / 100000, SYMBOL_FLOOR if ch in TEXT_SYMBOLS else FLOOR))
                 if folded.get(low, 0) >= GOOD and (low in common[lang] or not low.isalpha()):
                     good[b] = 1
@@ -444,6 +445,12 @@ def _build_rows() -> None:
                              for b in range(256)]
     # a letter right after or before a digit ("60.000Ä" for "60.000€", "Ł17" for "£17"); the
     # ordinal indicators and the micro sign do touch digits
+    # the letters each page reads as upper case and as lower case (the case term, _case_terms)
+    tables = [table(label) for label in SINGLE_BYTE]
+    # (capitals in the low 32 bits of a page's field, small letters in the high 32)
+    _packed_case.extend(
+        sum((b >= 0x80 and _is_upper(t[b])) << (64 * i) | (b >= 0x80 and _is_lower(t[b])) << (64 * i + 32)
+            for i, t in enumerate(tables)) for b in range(256))
     _packed_mix["after_digit"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and table(label)[b].isalpha() and table(label)[b] not in "ªºµ")
@@ -506,6 +513,57 @@ def _build_rows() -> None:
                         for langs in _lang_sets)
     _set_has.extend(tuple(lang in langs for langs in _lang_sets) for lang in range(len(names)))
     _rows_cache.extend(rows)  # last: the tables above are complete
+
+
+def _is_upper(ch: str) -> bool:
+    """An upper-case letter with a one-character lower case (as the model folds letters)."""
+    low = ch.lower()
+    return len(low) == 1 and low != ch
+
+
+def _is_lower(ch: str) -> bool:
+    """A lower-case letter that has an upper case."""
+    return ch.isalpha() and not _is_upper(ch) and ch.upper() != ch
+
+
+#: Per byte, packed per page (``_pack``'s layout): 1 in the low half of the page's field when it
+#: reads the byte as an upper-case letter, in the high half when as a lower-case letter.
+_packed_case: list[int] = []
+_CASE_FMT = f"<{2 * len(SINGLE_BYTE)}I"
+#: The case of a text's letters is drawn per text, not per letter (a heading in capitals, D63):
+#: the share of capitals among the letters is modelled as drawn from a beta distribution with
+#: this many pseudo-letters around ``UPPER_MIN``, as the non-ASCII share is (``SHARE_KAPPA``); 0
+#: draws each letter's case on its own (the former model). ``bench/detect_cv.py``: 29 wrong
+#: answers of 4 590 with 0; 28 with 2, 5, 20, 50 or 200 (a Serbian heading in capitals right;
+#: 2 trades a Maltese 64-byte prefix for a Welsh 512-byte one); 30 with 1. Of the headings in
+#: capitals of tests/detect/test_langmodel.py (not corpus text) 5 reads the Serbian and Russian
+#: windows-1251 ones right, 20 the Serbian only, 2 also the KOI8-R one, 1 also the Greek one.
+CASE_KAPPA = 5.0
+_case_cache: dict[tuple[int, int], float] = {}
+
+
+def _case_term(upper: int, lower: int) -> float:
+    """Log-probability (nats) of the case of ``upper`` capitals and ``lower`` small letters, in
+    their order, when the text's share of capitals is drawn from the beta prior of
+    ``CASE_KAPPA`` pseudo-letters around ``UPPER_MIN``."""
+    key = (upper, lower)
+    found = _case_cache.get(key)
+    if found is None:
+        a, b = CASE_KAPPA * UPPER_MIN, CASE_KAPPA * (1 - UPPER_MIN)
+        lg = math.lgamma
+        found = lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
+        if len(_case_cache) < _GAMMA_KEEP:
+            _case_cache[key] = found
+    return found
+
+
+def _case_terms(ns: list[int], pick: _Pick) -> list[float]:
+    """Per page (``SINGLE_BYTE`` order): :func:`_case_term` of the high bytes it reads as
+    capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0)."""
+    if CASE_KAPPA <= 0 or not ns:
+        return [0.0] * len(SINGLE_BYTE)
+    both = _unpack(sum(map(mul, ns, pick(_packed_case))), _CASE_FMT, len(SINGLE_BYTE))
+    return list(map(_case_term, both[0::2], both[1::2]))
 
 
 #: Languages in the order of the model's share table; language sets of the pages as index
@@ -745,18 +803,22 @@ _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
 #: of a text are not drawn one by one (words repeat), so their evidence is tempered.
 ASCII_WEIGHT = 0.5
 #: The ASCII letters are read in this many bytes around the first high byte (half of them
-#: before it).
-ASCII_BYTES = 1024
+#: before it): 256, 512, 1024 and 2048 give the same held-out answers (bench/detect_cv.py).
+ASCII_BYTES = 512
 #: Bytes that are not a lower-case ASCII letter (deleted by ``bytes.translate``): capitals are
 #: left out, since acronyms and names (``CRC``, ``HTML``) are often foreign to the language.
 _NOT_LOWER = bytes(b for b in range(256) if not 0x61 <= b <= 0x7A)
-_ascii_cache: list[tuple[list[int], list[float], str]] = []
+_ascii_cache: list[tuple[list[int], list[float], str, itemgetter[Any]]] = []
+#: Fixed-point scale of the packed ASCII log-probabilities: 2**-16 nats per unit in 32-bit fields
+#: (at most 512 letters of at most 12 nats each fit; the sum is within 0.01 nats of the float's).
+_ASCII_SCALE = 1 << 16
 
 
-def _ascii_tables() -> tuple[list[int], list[float], str]:
-    """Per ASCII letter a..z: the packed ``-log p(letter | language)`` of every language of the
-    share table (its ``ASCII_LETTERS``, backed off by ``BACKOFF`` to all languages' pooled;
-    a language without them reads as the pooled), ``-log`` of the pooled, the struct format."""
+def _ascii_tables() -> tuple[list[int], list[float], str, itemgetter[Any]]:
+    """Per ASCII letter a..z: the packed ``-log p(letter | language)`` (32-bit fields) of the
+    languages with ``ASCII_LETTERS`` (backed off by ``BACKOFF`` to all languages' pooled), ``-log``
+    of the pooled, the struct format, and the getter that spreads their terms over the share
+    table's order (0.0 for a language without letter frequencies)."""
     if not _ascii_cache:
         from ._tables.language import ASCII_LETTERS
 
@@ -765,14 +827,13 @@ def _ascii_tables() -> tuple[list[int], list[float], str]:
                 names = list(_get()[2])
                 pooled = [sum(c[i] for c in ASCII_LETTERS.values()) / len(ASCII_LETTERS) / 100000
                           for i in range(26)]
-                columns = []
-                for lang in names:
-                    own = ASCII_LETTERS.get(lang)
-                    columns.append([math.log(((1 - BACKOFF) * own[i] / 100000 + BACKOFF * pooled[i])
-                                             if own else pooled[i]) for i in range(26)])
-                packed = [sum(int(-col[i] * _SCALE) << (64 * j) for j, col in enumerate(columns))
+                known = [lang for lang in names if lang in ASCII_LETTERS]
+                columns = [[math.log((1 - BACKOFF) * ASCII_LETTERS[lang][i] / 100000 + BACKOFF * pooled[i])
+                            for i in range(26)] for lang in known]
+                packed = [sum(int(-col[i] * _ASCII_SCALE) << (32 * j) for j, col in enumerate(columns))
                           for i in range(26)]
-                _ascii_cache.append((packed, [-math.log(p) for p in pooled], f"<{len(names)}Q"))
+                spread = itemgetter(*[known.index(lang) if lang in known else len(known) for lang in names])
+                _ascii_cache.append((packed, [-math.log(p) for p in pooled], f"<{len(known)}I", spread))
     return _ascii_cache[0]
 
 
@@ -782,16 +843,19 @@ def _ascii_terms(window: bytes) -> list[float]:
     around the first high byte on the lines that hold one, :func:`high_byte_counts`), under
     the language's letter frequencies against all languages' pooled ones (0 for a language
     without frequencies)."""
-    packed, pooled, fmt = _ascii_tables()
+    packed, pooled, fmt, spread = _ascii_tables()
     letters = window[:ASCII_BYTES].translate(None, _NOT_LOWER)
     if not letters:
         return [0.0] * len(_get()[2])
     ns = [letters.count(c) for c in range(0x61, 0x7B)]
     base = sum(map(mul, ns, pooled))
     # (the letters absent add nothing: the packed integers of the others are summed)
-    sums = _unpack(sum([n * p for n, p in zip(ns, packed, strict=True) if n]), fmt, len(_get()[2]))
-    scale = -ASCII_WEIGHT / _SCALE
-    return [ASCII_WEIGHT * base + x * scale for x in sums]
+    total = sum([n * p for n, p in zip(ns, packed, strict=True) if n])
+    sums = struct.unpack(fmt, total.to_bytes(struct.calcsize(fmt), "little"))
+    # ASCII_WEIGHT * (base - sum / _ASCII_SCALE) per language with frequencies, mapped in C
+    terms = list(map(add, repeat(ASCII_WEIGHT * base), map(mul, sums, repeat(-ASCII_WEIGHT / _ASCII_SCALE))))
+    terms.append(0.0)
+    return list(spread(terms))
 
 
 def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
@@ -885,7 +949,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # per page (in the order of the float sum it replaced): ub_sum * scale + top, less
     # MIX_NATS * mixed; pages without languages bound at the floor
     mix_nats = [m * MIX_NATS for m in mixes]
-    values = [u * scale + tops[k] for u, k in zip(ub_sums, _bound_sets, strict=True)]
+    case = _case_terms(ns, pick)
+    values = [u * scale + tops[k] + c for u, k, c in zip(ub_sums, _bound_sets, case, strict=True)]
     if _floor_rows:
         floor_bound = high * math.log(FLOOR)
         for i in _floor_rows:
@@ -918,8 +983,8 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         if done is None:
             best, fit, lang = _evaluate(label, ns, pick, share_term, high)
             if best == -math.inf:
-                best = bound + mix
-            done = (best - mix, fit, lang)
+                best = bound + mix - case[i]
+            done = (best - mix + case[i], fit, lang)
             evaluated.setdefault(set_no, []).append((label, done))
         exact.append((done[0], neg_order, label, done[1], done[2], mix))
         top = max(top, done[0])
@@ -968,6 +1033,7 @@ def page_log_likelihood(data: bytes, label: str) -> float:
     high = sum(ns)
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],))
     best, _, lang = _evaluate(label, ns, pick, _beta_binomials(high, letters), high)
+    best += _case_terms(ns, pick)[SINGLE_BYTE.index(label)]
     if lang < 0:
         return -math.inf
     field = 64 * _bound_labels.index(label)
@@ -1240,13 +1306,22 @@ def _context_tables(label: str, lang: str) -> list[tuple[list[float], list[float
     return rows
 
 
-def good_share(counts: list[tuple[int, int]], label: str) -> float:
-    """Return the share (0..1) of high bytes that ``label`` makes a common letter of."""
+def good_share(counts: list[tuple[int, int]], label: str,
+               columns: tuple[Sequence[int], Sequence[int], int] | None = None) -> float:
+    """Return the share (0..1) of high bytes that ``label`` makes a common letter of.
+
+    ``columns``: ``(bytes, their counts, the counts' sum)`` of ``counts`` when the caller has
+    them (one transposition for both single-byte rows)."""
     good = _get()[0][label][1]
     if not counts:
         return 0.0
-    bs, ns = zip(*counts, strict=True)
-    total = sum(ns)
+    bs: Sequence[int]
+    ns: Sequence[int]
+    if columns is None:
+        bs, ns = zip(*counts, strict=True)
+        total = sum(ns)
+    else:
+        bs, ns, total = columns
     # (the counts of the bytes the page makes a common letter of, picked in C)
     return sum(compress(ns, map(good.__getitem__, bs))) / total if total else 0.0
 

@@ -316,15 +316,22 @@ def signatures(text: str) -> int:
     # (a pair of one character twice is no page's reading: a byte is a lead or a continuation,
     # never both; the union of the pages' characters made "àà" windows-1252's lead and CP437's
     # continuation, D76)
-    found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
-        m.group() for m in _SIGNATURE.finditer(text))
-    n: int = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
+    if _DOUBLE.search(text) is None:
+        n = _count(_SIGNATURE, text)  # (no character twice in a row: every match counts)
+    else:
+        found: Iterable[str] = _SIGNATURE.findall(text) if len(text) <= COUNT_IN_ONE_CALL else (
+            m.group() for m in _SIGNATURE.finditer(text))
+        n = sum(len(piece) < 2 or piece[0] != piece[1] for piece in found)
     if n and _TEXTLIKE.search(text):
         n -= _count(_TEXTLIKE, text)
     if n:
         n += sum(not (t := m.group()).isalpha() and not (_is_punct(t[1]) and _is_punct(t[2]))
                  for m in _triple_re().finditer(text))
     return n
+
+
+#: A non-ASCII character twice in a row (D76).
+_DOUBLE = re.compile(r"([^\x00-\x7f])\1")
 
 
 def _is_punct(ch: str) -> bool:
@@ -801,11 +808,12 @@ _ASCII_BYTES = bytes(range(128))
 
 def _east_ok(new: Counts) -> bool:
     """A CJK reading: two East Asian characters at least, a run of two, none isolated against
-    an ASCII letter unless the reading is mostly East Asian (D73, as D11's Latin
-    prose: ``1个SD卡`` in Chinese is ordinary mixing)."""
+    an ASCII letter unless the reading is mostly East Asian: at least four East Asian characters
+    besides those, and at least as many as ASCII letters (D73: ``1个SD卡`` in Chinese is ordinary
+    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
-    return (new_east >= 2 and (not new.wedged or new.ascii_letters < LATIN_PROSE * (new_east + new.wedged))
-            and new_east + new.wedged - new.lone >= 2)
+    total = new_east + new.wedged
+    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and total - new.lone >= 2
 
 
 def _western_shape(text: str) -> bool:
@@ -1984,8 +1992,8 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
             data = _encode(current, wrong)
             fit = page_log_likelihood(data, right) if data is not None else -math.inf
             if data is not None:
-                # an ASCII sign between two letters is no word's (D78)
-                fit -= MIX_NATS * _count(_ASCII_SIGN_IN_WORD, data)
+                # a sign between two letters, a capital after a small letter: no word's (D78)
+                fit -= MIX_NATS * _not_in_words(_decode(data, right) or "")
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
@@ -1993,11 +2001,25 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     return chosen if chosen is not None else best
 
 
-#: An ASCII sign between two letters (bytes of a single-byte page; a letter: an ASCII one or a
-#: high byte): ``Nemù}s``, ``ä`echiles``, where another CJK page reads ``Nemüss``,
-#: ``èsechiles`` (D78). Not the apostrophe, hyphen, full stop, comma, colon, slash, ampersand,
-#: question and exclamation marks that do stand between letters (``don't``, ``e.g``).
-_ASCII_SIGN_IN_WORD = re.compile(rb"(?<=[A-Za-z\x80-\xff])[\"#$%()*+;<=>@\[\\\]^_`{|}~](?=[A-Za-z\x80-\xff])")
+def _not_in_words(text: str) -> int:
+    """The places of ``text`` that no word writes (D78): a sign between two letters (an ASCII
+    sign but the apostrophe, hyphen, full stop, comma, colon, slash, ampersand, question and
+    exclamation marks, which do stand there: ``don't``, ``e.g``; or punctuation, a symbol or a
+    number of Latin-1 and General Punctuation but the apostrophes, acute accent and middle dot),
+    and a capital right after a small letter (D29's rule)."""
+    if not _IN_WORDS:
+        low = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).islower())
+        cap = "".join(chr(cp) for cp in range(0xC0, 0x180) if chr(cp).isupper())
+        signs = "".join(re.escape(chr(cp)) for cp in (*range(0xA1, 0xC0), 0xD7, 0xF7, *range(0x2010, 0x2070),
+                                                       0x20AC, 0x2122)
+                        if unicodedata.category(chr(cp))[0] in "PSN" and chr(cp) not in "\u2018\u2019\u00b4\u00b7")
+        _IN_WORDS.append(re.compile(
+            f"(?<=[A-Za-z{low}{cap}])[\"#$%()*+;<=>@\\[\\\\\\]^_`{{|}}~{signs}](?=[A-Za-z{low}{cap}])"
+            f"|(?<=[a-z{low}])[A-Z{cap}]"))
+    return _count(_IN_WORDS[0], text)
+
+
+_IN_WORDS: list[re.Pattern[str]] = []
 
 
 def _step_text(text: str, wrong: str, right: str, how: str) -> str:

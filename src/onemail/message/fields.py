@@ -26,13 +26,26 @@ Only LF and CR LF end lines (the corpus holds no message with bare CR line ends)
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
 from .model import MessageIssue
 
-__all__ = ["Field", "find", "split_header"]
+__all__ = ["MAX_FIELDS", "READ_FIELDS", "Field", "find", "split_header"]
+
+MAX_FIELDS = 10_000
+"""Fields of one header section kept (M56): past it, only the first field of each name of
+:data:`READ_FIELDS` not yet seen is kept, the rest are one ``TooManyHeaderFields`` issue. A field
+costs about 170 bytes of objects, so a million 8-byte fields took 306 MB (38 times the input);
+the most in one corpus message is 125."""
+
+READ_FIELDS = frozenset({
+    b"content-type", b"content-transfer-encoding", b"content-disposition", b"content-id",
+    b"mime-version", b"from", b"sender", b"reply-to", b"to", b"cc", b"bcc", b"subject", b"date",
+    b"message-id", b"in-reply-to", b"references",
+})
+"""Field names (lower case) whose values the reader and the records use."""
 
 _NAME = re.compile(rb"[\x21-\x39\x3b-\x7e]+[ \t]*:")
 #: one well-formed field with its folds (the fast path; anything else goes line by line)
@@ -88,6 +101,23 @@ def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue
     else:
         block_end, body, blank = end, end, False
     fields: list[Field] = []
+    over: list[Any] = []  # past MAX_FIELDS (M56): [fields dropped, offset of the first, names kept]
+
+    def add(name_start: int, name_end: int, value_start: int, stop: int) -> bool:
+        field = _field(data, name_start, name_end, value_start, stop)
+        if len(fields) < MAX_FIELDS:
+            fields.append(field)
+            return True
+        if not over:
+            over.extend((0, name_start, {f.name.lower() for f in fields} & READ_FIELDS))
+        low = field.name.lower()
+        if low in READ_FIELDS and low not in over[2]:
+            over[2].add(low)
+            fields.append(field)
+            return True
+        over[0] += 1
+        return False
+
     name_start = name_end = value_start = -1  # the field being read
     junk = -1  # start of a run of malformed lines
     next_field = -1  # offset of the next field line after a malformed one (cached look-ahead)
@@ -98,8 +128,8 @@ def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue
         if name_start < 0 and junk < 0:
             m = whole(data, pos, block_end)
             if m is not None:  # a whole field, folds included
-                last = (pos, m.end(1), m.start(2))
-                fields.append(_field(data, pos, m.end(1), m.start(2), m.end()))
+                # (a field dropped past MAX_FIELDS is not reopened by a parameter line below)
+                last = (pos, m.end(1), m.start(2)) if add(pos, m.end(1), m.start(2), m.end()) else (-1, -1, -1)
                 pos = m.end()
                 continue
         nl = data.find(b"\n", pos, block_end)
@@ -112,7 +142,7 @@ def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue
         m = _NAME.match(data, pos, line_end) if not data.startswith(b"--", pos) else None
         if m is not None:
             if name_start >= 0:
-                fields.append(_field(data, name_start, name_end, value_start, pos))
+                add(name_start, name_end, value_start, pos)
             elif junk >= 0:
                 _malformed(issues, where, data, junk, pos)
             junk = -1
@@ -143,7 +173,7 @@ def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue
                 next_field = block_end
         if blank and next_field < block_end:
             if name_start >= 0:
-                fields.append(_field(data, name_start, name_end, value_start, pos))
+                add(name_start, name_end, value_start, pos)
                 name_start = -1
             if junk < 0:
                 junk = pos
@@ -151,19 +181,28 @@ def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue
             continue
         # the body starts here: no field follows, or no empty line ends the section
         if name_start >= 0:
-            fields.append(_field(data, name_start, name_end, value_start, pos))
+            add(name_start, name_end, value_start, pos)
             name_start = -1
         if junk >= 0:
             _malformed(issues, where, data, junk, pos)
             junk = -1
         if issues is not None:
             issues.append(MessageIssue(MessageIssueKind.MALFORMED_HEADER, where, pos, 0))
+        _too_many(issues, where, over, pos)
         return fields, pos
     if name_start >= 0:
-        fields.append(_field(data, name_start, name_end, value_start, block_end))
+        add(name_start, name_end, value_start, block_end)
     if junk >= 0:
         _malformed(issues, where, data, junk, block_end)
+    _too_many(issues, where, over, block_end)
     return fields, body
+
+
+def _too_many(issues: list[MessageIssue] | None, where: str, over: list[Any], end: int) -> None:
+    """The ``TooManyHeaderFields`` issue of a section past :data:`MAX_FIELDS` (M56): from the
+    first field dropped to the section's end."""
+    if over and over[0] and issues is not None:
+        issues.append(MessageIssue(MessageIssueKind.TOO_MANY_HEADER_FIELDS, where, over[1], end - over[1]))
 
 
 def _ends_with_semicolon(data: bytes, start: int, stop: int) -> bool:

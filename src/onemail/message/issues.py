@@ -77,6 +77,7 @@ class MessageIssueKind(enum.Enum):
     HEADER_TOO_LONG = "HeaderTooLong"
     MESSAGE_NESTING_LIMIT_EXCEEDED = "MessageNestingLimitExceeded"  # M7: MIME levels, nested messages
     TOO_MANY_PARTS = "TooManyParts"  # M15: parts past MAX_PARTS are one opaque leaf
+    TOO_MANY_HEADER_FIELDS = "TooManyHeaderFields"  # M56: fields past MAX_FIELDS not kept
     TRUNCATED_CONTAINER = "TruncatedContainer"  # the compressed stream holding it was cut
 
     @property

@@ -475,6 +475,8 @@ def _final(f: BinaryIO, start: int, size: int) -> Iterator[tuple[int, bytes, int
     w0 = start
     f.seek(w0)
     window = f.read(min(BLOCK_BYTES, size - w0))
+    if window[:5] != b"From ":  # not at a separator: no message (as mbox.spans)
+        return
     need = 0
     while True:
         n = len(window)
