@@ -716,3 +716,22 @@ def test_d65_clean_chinese_and_japanese_stay():
     for clean in ("我们明天去北京开会", "我們明天去台北開會", "楷笙襞", "侐 諒褶", "嬝碩", "東京都千代田区の会議",
                   "なしアるす年が", "けを街もいかる", "恲傑", "臺灣大學"):
         assert repair(clean) == Repair(clean, ()), clean
+
+
+@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): Korean of three syllables read as Big5 "
+                   "(D48 asks KOREAN_MIN, 4, syllables and ideographs); generated euc-kr>big5 short 95 % "
+                   "(bench/repair.py, 20 cases)")
+def test_limit_three_korean_syllables_read_as_big5():
+    mojibake = "계감 해 경".encode("euc_kr").decode("big5")
+    assert mojibake == "啗馬 п 唳"
+    assert repair(mojibake).text == "계감 해 경"
+
+
+@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): a Latin word's UTF-8 letters read as "
+                   "EUC-KR glued to its ASCII letters (only the syllable touching them is suspect): 52.3 -> 55.0, "
+                   "under the 4-point margin; generated utf-8>euc-kr short 95 % (bench/repair.py, 20 cases)")
+def test_limit_utf8_letters_read_as_euc_kr_inside_a_word():
+    text = "Lm unmalaca hakmenem. Sara üçükl"
+    mojibake = text.encode("utf-8").decode("euc_kr")
+    assert mojibake == "Lm unmalaca hakmenem. Sara 체챌체kl"
+    assert repair(mojibake).text == text
