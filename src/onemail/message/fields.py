@@ -26,7 +26,7 @@ Only LF and CR LF end lines (the corpus holds no message with bare CR line ends)
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .formats import MAX_HEADER_BYTES
 from .issues import MessageIssueKind
@@ -101,21 +101,25 @@ def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue
     else:
         block_end, body, blank = end, end, False
     fields: list[Field] = []
-    over: list[Any] = []  # past MAX_FIELDS (M56): [fields dropped, offset of the first, names kept]
+    # past MAX_FIELDS (M56): the offset of the first field dropped (-1: none), the names kept
+    dropped_at = -1
+    kept: set[bytes] | None = None
 
     def add(name_start: int, name_end: int, value_start: int, stop: int) -> bool:
+        nonlocal dropped_at, kept
         field = _field(data, name_start, name_end, value_start, stop)
         if len(fields) < MAX_FIELDS:
             fields.append(field)
             return True
-        if not over:
-            over.extend((0, name_start, {f.name.lower() for f in fields} & READ_FIELDS))
+        if kept is None:
+            kept = {f.name.lower() for f in fields} & READ_FIELDS
         low = field.name.lower()
-        if low in READ_FIELDS and low not in over[2]:
-            over[2].add(low)
+        if low in READ_FIELDS and low not in kept:
+            kept.add(low)
             fields.append(field)
             return True
-        over[0] += 1
+        if dropped_at < 0:
+            dropped_at = name_start
         return False
 
     name_start = name_end = value_start = -1  # the field being read
@@ -188,21 +192,21 @@ def split_header(data: bytes, start: int, end: int, *, issues: list[MessageIssue
             junk = -1
         if issues is not None:
             issues.append(MessageIssue(MessageIssueKind.MALFORMED_HEADER, where, pos, 0))
-        _too_many(issues, where, over, pos)
+        _too_many(issues, where, dropped_at, pos)
         return fields, pos
     if name_start >= 0:
         add(name_start, name_end, value_start, block_end)
     if junk >= 0:
         _malformed(issues, where, data, junk, block_end)
-    _too_many(issues, where, over, block_end)
+    _too_many(issues, where, dropped_at, block_end)
     return fields, body
 
 
-def _too_many(issues: list[MessageIssue] | None, where: str, over: list[Any], end: int) -> None:
+def _too_many(issues: list[MessageIssue] | None, where: str, dropped_at: int, end: int) -> None:
     """The ``TooManyHeaderFields`` issue of a section past :data:`MAX_FIELDS` (M56): from the
-    first field dropped to the section's end."""
-    if over and over[0] and issues is not None:
-        issues.append(MessageIssue(MessageIssueKind.TOO_MANY_HEADER_FIELDS, where, over[1], end - over[1]))
+    first field dropped (``dropped_at``, -1 for none) to the section's end."""
+    if dropped_at >= 0 and issues is not None:
+        issues.append(MessageIssue(MessageIssueKind.TOO_MANY_HEADER_FIELDS, where, dropped_at, end - dropped_at))
 
 
 def _ends_with_semicolon(data: bytes, start: int, stop: int) -> bool:
