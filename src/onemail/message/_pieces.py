@@ -11,6 +11,7 @@ from typing import Any
 
 from ..text import TextIssue, for_code_page, for_label
 from ..text.charsets import Charset
+from ..text.rfc2047 import ISO2022_JP_DESIGNATION as ISO2022_JP_DESIGNATION  # (for addresses)
 from ..text.rfc2047 import decode_text
 from ..text.rfc2231 import DecodedParameter, parse_header_params
 

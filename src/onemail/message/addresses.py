@@ -31,7 +31,7 @@ import re
 from itertools import pairwise
 
 from ..text.charsets import Charset
-from ._pieces import decode_header_text, known_charset
+from ._pieces import ISO2022_JP_DESIGNATION, decode_header_text, known_charset
 from .issues import MessageIssueKind
 from .model import Address, MessageIssue
 
@@ -44,14 +44,14 @@ _W1252 = known_charset("windows-1252")
 # return ``ESC ( B`` itself holds a ``(``), so the run is one opaque piece wherever it stands: a
 # word of its own, or part of a quoted string or a comment. JIS codes are 0x21..0x7E: a space or
 # a line end ends a run that never returns to ASCII.
-_ISO_DESIGNATION = rb"\x1b(?:\$[@B]|\$\([DOPQ@B]|\(I)"
+_ISO_DESIGNATION = ISO2022_JP_DESIGNATION.pattern
 _ISO_RUN = re.compile(_ISO_DESIGNATION + rb"(?:[\x21-\x7e]|" + _ISO_DESIGNATION + rb")*(?:\x1b\([BJ])?")
 
 _TOKEN = re.compile(rb"""
   (?P<ws>[ \t\r\n]+)
 | (?P<ew>=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=)
 | (?P<iso>""" + _ISO_RUN.pattern + rb""")
-| (?P<atom>(?:[^ \t\r\n"(),.:;<>@\[\]\\\x1b]|\x1b(?!""" + _ISO_DESIGNATION[4:] + rb"""))+)
+| (?P<atom>(?:[^ \t\r\n"(),.:;<>@\[\]\\\x1b]|(?!""" + _ISO_DESIGNATION + rb""")\x1b)+)
 | (?P<special>[<>@,;:.])
 | (?P<quote>")
 | (?P<comment>\()

@@ -225,8 +225,9 @@ def decode_bytes(raw: bytes, cs: Charset | None, us_ascii: bool,
     return decode_unknown(raw, issues=found)
 
 
-# A designation of a two-byte set of the ISO-2022-JP family, or of JIS X 0201 katakana (T84).
-_ISO2022_JP_DESIGNATION = re.compile(rb"\x1b(?:\$[@B]|\$\([@BDOPQ]|\(I)")
+#: A designation of a two-byte set of the ISO-2022-JP family, or of JIS X 0201 katakana (T84);
+#: the message layer's address parser builds its JIS runs on it.
+ISO2022_JP_DESIGNATION = re.compile(rb"\x1b(?:\$[@B]|\$\([@BDOPQ]|\(I)")
 _ESCAPE = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]?")
 
 
@@ -248,7 +249,7 @@ def decode_ascii(seg: bytes, issues: list[TextIssue] | None, at: int) -> tuple[s
     :param at: offset of ``seg`` in the caller's coordinates, added to every issue.
     :returns: ``(text, True when read as ISO-2022-JP)``.
     """
-    if 27 not in seg or _ISO2022_JP_DESIGNATION.search(seg) is None:
+    if 27 not in seg or ISO2022_JP_DESIGNATION.search(seg) is None:
         return seg.decode("ascii"), False
     if issues is not None:
         first = seg.find(b"\x1b")

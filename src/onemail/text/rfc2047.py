@@ -57,6 +57,7 @@ from typing import Any, cast
 
 from ._header import (
     FOLD_STR,
+    ISO2022_JP_DESIGNATION,
     STATEFUL,
     FoldMap,
     IssueSpill,
@@ -77,7 +78,7 @@ from ._header import (
 from .charsets import BytesLike, Charset, for_label
 from .issues import IssueKind, TextIssue
 
-__all__ = ["decode_text", "decode_value", "encode", "MAX_WORD_LENGTH"]
+__all__ = ["decode_text", "decode_value", "encode", "ISO2022_JP_DESIGNATION", "MAX_WORD_LENGTH"]
 
 MAX_WORD_LENGTH = 75
 """RFC 2047 §2: an encoded word may not be more than 75 characters long."""
