@@ -485,25 +485,60 @@ def test_repair_memory_stays_near_the_input(text):
     assert peak < 12 * sys.getsizeof(big)
 
 
-def test_classify_in_pieces_equals_classify_whole():
-    """A long text is classified in pieces cut after white space: the counts equal those of
-    the whole text (no neighbour relation crosses white space)."""
+@pytest.mark.parametrize("alphabet", [
+    "ab Z1.\n\u3000中文的이한アかｱ\ufffdéЖάشก\u0300㈱\x80",  # with white space
+    "abZ1.中文的이한アかｱ\ufffdéЖ㈱\x80\U0001f600",  # none: Chinese, Japanese, Korean are written so
+    "中文的이한アかｱ鬱",  # East Asian characters only
+], ids=["white-space", "no-white-space", "east-only"])
+def test_classify_in_pieces_equals_classify_whole(alphabet):
+    """A long text is classified in pieces cut where no neighbour relation crosses (after white
+    space or punctuation, between two characters that are not East Asian, inside a run of six
+    East Asian ones): the counts equal those of the whole text."""
     import random
 
     from onemail.detect import _scoring
 
     rng = random.Random(11)
-    alphabet = list("ab Z1.\n\u3000") + list("中文的이한アかｱ\ufffdéЖάشก\u0300㈱\x80")
     piece = _scoring.CLASSIFY_PIECE
     try:
         _scoring.CLASSIFY_PIECE = 16
         for _ in range(3000):
             text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120)))
+            start = 0  # (only texts with an exact cut in every window: the others, ASCII letters
+            exact = True  # alternating with East Asian characters, are cut anyway, not exactly)
+            while exact and start + 16 < len(text):
+                m = _scoring._PIECE_CUT.search(text, start + 16, start + 32)
+                exact = m is not None
+                start = m.start() if m else 0
+            if not exact:
+                continue
             whole, cut = _scoring._classify(text), _scoring.classify(text)
             assert ({k: getattr(whole, k) for k in _scoring.Counts.__slots__}
                     == {k: getattr(cut, k) for k in _scoring.Counts.__slots__}), text
     finally:
         _scoring.CLASSIFY_PIECE = piece
+
+
+@pytest.mark.parametrize("text", ["똠", "中文的文字处理", "\ue000中"], ids=["hangul", "chinese", "private-han"])
+def test_classify_memory_without_white_space(text):
+    """A long East Asian text without white space is classified in pieces too: peak memory at
+    most 10 times the text's size (before, the whole text was one piece of bit masks: 12 times
+    for the Chinese text, 27 for the private-use one; repair() of 400 Ki Hangul syllables
+    peaked at 139 bytes a character, 40 after: bench/bombs.py repair-hangul)."""
+    import sys
+    import tracemalloc
+
+    from onemail.detect._scoring import classify
+
+    classify(text)
+    big = text * ((1 << 18) // len(text))
+    tracemalloc.start()
+    try:
+        classify(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * sys.getsizeof(big)
 
 
 def test_mojibake_steps_says_what_repair_would_do():

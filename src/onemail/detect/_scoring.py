@@ -205,14 +205,26 @@ def ideographs(text: str) -> tuple[int, int]:
     return han, common
 
 
-#: Texts longer than this many characters are classified in pieces (cut after white space,
-#: where no neighbour relation of the classes crosses): the bit masks cost several times the
+#: Texts longer than this many characters are classified in pieces (cut where no neighbour
+#: relation of the classes crosses, :data:`_PIECE_CUT`): the bit masks cost several times the
 #: text's size, a piece's only its own (peak memory near the input's, issue 16).
 CLASSIFY_PIECE = 1 << 16
 _SUMMED = ("chars", "neutral", "noise", "latin", "greek", "cyrillic", "hebrew", "arabic", "thai",
            "other", "hangul", "kana", "half_kana", "fffd", "wedged", "wedged_both", "suspect", "lone",
            "ascii_letters")
-_PIECE_END = re.compile(r"\s")
+# The characters _classify's neighbour relations join (its ``east`` mask): kana U+3040..U+30FF,
+# the ideograph blocks, Hangul U+AC00..U+D7FF, half-width katakana U+FF61..U+FF9F.
+_EAST_CLASS = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7ff\uff61-\uff9f"
+#: The places a piece may end without changing a count: the relations are an East Asian
+#: character's with its neighbours (an ASCII letter one character away, East Asian characters
+#: one or two away), so a cut is exact after a character that is neither East Asian nor an ASCII
+#: letter (white space, punctuation), between two characters that are not East Asian (``ab``),
+#: or inside a run of six East Asian characters (three on each side keep every run long).
+#: Chinese, Japanese and Korean text without white space has such places everywhere; before,
+#: only white space was one and a megabyte of it was classified at once (over 100 bytes of masks
+#: per character).
+_PIECE_CUT = re.compile(f"(?<=[^{_EAST_CLASS}A-Za-z])|(?<=[^{_EAST_CLASS}])(?=[^{_EAST_CLASS}])"
+                        f"|(?<=[{_EAST_CLASS}]{{3}})(?=[{_EAST_CLASS}]{{3}})")
 
 
 def classify(text: str) -> Counts:
@@ -229,8 +241,12 @@ def classify(text: str) -> Counts:
     while start < len(text):
         end = start + CLASSIFY_PIECE
         if end < len(text):
-            m = _PIECE_END.search(text, end)  # (after white space: no neighbour is cut)
-            end = len(text) if m is None else m.end()
+            # (the first exact cut in the next CLASSIFY_PIECE characters; where there is none,
+            # ASCII letters alternating with East Asian characters all along, the piece ends
+            # after them anyway: the counts of the two characters beside that cut may differ by
+            # one)
+            m = _PIECE_CUT.search(text, end, end + CLASSIFY_PIECE)
+            end = end + CLASSIFY_PIECE if m is None else m.start()
         c, raw = _classify(text[start:end], parts=True)
         start = end
         for name in _SUMMED:
