@@ -94,6 +94,40 @@ def test_repair_rejects_bytes():
         repair(b"bytes")
 
 
+@pytest.mark.parametrize(("text", "steps", "match"), [
+    (b"\xc3\xa9", [("windows-1252", "utf-8")], "text must be str, not bytes"),
+    (b"x", [], "text must be str, not bytes"),  # (before, bytes came back unchecked)
+    (None, [("windows-1252", "utf-8")], "text must be str, not NoneType"),
+    ("x", None, "steps must be an iterable of .* not NoneType"),
+    ("x", 5, "steps must be an iterable of .* not int"),
+    ("x", "ab", "steps must be an iterable of .* not str"),  # (before, "a" and "b" unpacked)
+    ("x", ["abc"], "steps: each step must be a"),
+    ("x", [("windows-1252",)], "steps: each step must be a"),
+    ("x", [None], "steps: each step must be a"),
+    ("x", [(1, 2)], "steps: each step must be a"),
+], ids=["bytes", "bytes-no-steps", "none", "steps-none", "steps-int", "steps-str", "step-str",
+        "step-one-name", "step-none", "step-ints"])
+def test_apply_steps_rejects_wrong_types_naming_the_argument(text, steps, match):
+    """A caller's bug raises TypeError naming the argument (house style 3); before, Python's
+    unpacking and charmap errors said neither ``text`` nor ``steps``."""
+    with pytest.raises(TypeError, match=match):
+        apply_steps(text, steps)
+
+
+def test_apply_steps_takes_steps_as_json_gives_them_back():
+    """Message.to_json writes the steps as lists: they replay as the tuples do."""
+    assert apply_steps("Ã©tÃ©", [["windows-1252", "utf-8"]]) == "été"
+    assert render_chain([["windows-1252", "utf-8"]]) == "windows-1252 -> utf-8"
+
+
+@pytest.mark.parametrize("steps", [None, "ab", [(1, 2)], [("windows-1252",)]], ids=["none", "str", "ints", "one-name"])
+def test_render_chain_rejects_wrong_types_naming_the_argument(steps):
+    """Before, ``render_chain([(1, 2)])`` gave ``"1 -> 2"`` and ``render_chain(None)`` a bare
+    "'NoneType' object is not iterable"."""
+    with pytest.raises(TypeError, match="steps"):
+        render_chain(steps)
+
+
 def test_detect_lowers_confidence_of_utf8_mojibake():
     """D14: valid UTF-8 of mojibake keeps its label, not a clean-text confidence."""
     d = detect("FÃ¶rstÃ¥r inte frÃ¥gan".encode())

@@ -2353,22 +2353,40 @@ def apply_steps(text: str, steps: Iterable[tuple[str, str]]) -> str:
     """Replay ``steps`` (as in :attr:`Repair.steps`) on ``text``; audit a repair.
 
     :param text: the ``str`` the steps were found for.
-    :param steps: iterable of ``(wrong, right)`` names from :data:`PAIRS`.
+    :param steps: iterable of ``(wrong, right)`` names from :data:`PAIRS` (tuples, or lists
+        as JSON gives them back).
     :returns: the text after every step; a step that cannot apply cleanly leaves the text
         unchanged (never raises on data).
+    :raises TypeError: ``text`` is not a ``str``, or ``steps`` is not an iterable of pairs of
+        ``str``.
     :raises ValueError: a step names a code page outside :data:`PAIRS`.
 
     >>> apply_steps("Ã©tÃ©", [("windows-1252", "utf-8")])
     'été'
     """
-    for step in steps:
-        wrong, right = step
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    for wrong, right in _pairs(steps):
         if (wrong, right) not in PAIRS:
-            raise ValueError(f"steps: unknown pair {step!r}")
+            raise ValueError(f"steps: unknown pair {(wrong, right)!r}")
         out = _apply(text, wrong, right)
         if out is not None:
             text = out
     return text
+
+
+def _pairs(steps: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``steps`` as a list of ``(wrong, right)`` tuples; TypeError naming ``steps`` for any
+    other shape (a caller's bug: a ``str``, ``None``, a step of one or three names)."""
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+        raise TypeError(f"steps must be an iterable of (wrong, right) pairs, not {type(steps).__name__}")
+    out = []
+    for step in steps:
+        if not (isinstance(step, (tuple, list)) and len(step) == 2
+                and isinstance(step[0], str) and isinstance(step[1], str)):
+            raise TypeError(f"steps: each step must be a (wrong, right) pair of str, not {step!r}")
+        out.append((step[0], step[1]))
+    return out
 
 
 def render_chain(steps: Iterable[tuple[str, str]]) -> str:
@@ -2377,7 +2395,11 @@ def render_chain(steps: Iterable[tuple[str, str]]) -> str:
     Each step is written ``wrong -> right``, in the order applied, joined by ``", "``; no
     steps give ``""``.
 
+    :param steps: iterable of ``(wrong, right)`` names (as in :attr:`Repair.steps`).
+    :returns: the chain, a ``str``.
+    :raises TypeError: ``steps`` is not an iterable of pairs of ``str``.
+
     >>> render_chain([("windows-1252", "utf-8"), ("windows-1252", "utf-8")])
     'windows-1252 -> utf-8, windows-1252 -> utf-8'
     """
-    return ", ".join(f"{w} -> {r}" for w, r in steps)
+    return ", ".join(f"{w} -> {r}" for w, r in _pairs(steps))

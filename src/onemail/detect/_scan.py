@@ -73,18 +73,32 @@ def scan_bytes(path: str, data: bytes) -> ScanRow:
                    render_chain(fixed.steps))
 
 
-def scan(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> Iterator[ScanRow]:
+def scan(paths: str | bytes | os.PathLike[str] | Iterable[str | bytes | os.PathLike[str]]) -> Iterator[ScanRow]:
     """Yield one :class:`ScanRow` per file under ``paths`` (files, and folders walked in order).
 
     :param paths: an iterable of ``str`` / ``os.PathLike`` (a single path is accepted too).
     :returns: an iterator of rows; unreadable files, folders that cannot be listed, unreachable
         symbolic links and non-regular files found in folders give a row with ``error`` set.
         Never raises on file contents.
-    :raises TypeError: ``paths`` is neither a path nor an iterable of paths.
+    :raises TypeError: ``paths`` is neither a path nor an iterable of paths (raised by the
+        call; an item of ``paths`` that is no path, when the walk reaches it).
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    for path, problem in _files(paths):
+    elif not isinstance(paths, Iterable):
+        raise TypeError(f"paths must be a path or an iterable of paths, not {type(paths).__name__}")
+    return _scan(paths)
+
+
+def _checked(paths: Iterable[str | bytes | os.PathLike[str]]) -> Iterator[str]:
+    for path in paths:
+        if not isinstance(path, (str, bytes, os.PathLike)):
+            raise TypeError(f"paths: each item must be a str or os.PathLike path, not {type(path).__name__}")
+        yield os.fsdecode(path)
+
+
+def _scan(paths: Iterable[str | bytes | os.PathLike[str]]) -> Iterator[ScanRow]:
+    for path, problem in _files(_checked(paths)):
         if problem is not None:
             yield ScanRow(path, None, 0, False, False, "", problem)
             continue
