@@ -163,4 +163,4 @@ def nested_issues(msg: Message, where: str) -> list[MessageIssue]:
     from .model import MessageIssue
 
     prefix = where + ">"
-    return [MessageIssue(i.kind, prefix + i.where, i.offset, i.length) for i in msg.issues]
+    return [MessageIssue(i.kind, prefix + i.where, i.offset, i.length, i.count) for i in msg.issues]

@@ -332,7 +332,8 @@ class Message:
     :param bcc: the Bcc mailboxes. ``reply_to``: the Reply-To mailboxes.
     :param mojibake: text that looks like mojibake, left as it is (with ``repair=False``): where,
         and the steps :func:`onemail.detect.repair` would apply (each also a
-        ``SuspectedMojibake`` issue, M16).
+        ``SuspectedMojibake`` issue at the same place, M16; nested messages included, their
+        places prefixed as in :attr:`issues`).
     """
 
     format: str

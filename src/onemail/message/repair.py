@@ -5,7 +5,8 @@
   :func:`onemail.detect.mojibake_steps` (its first :data:`CHECK_CHARACTERS` characters); one
   that repair would change is a ``SuspectedMojibake`` issue (offset 0, the length of its raw
   bytes) and a :class:`~onemail.message.model.RepairRecord` in :attr:`Message.mojibake` with the
-  steps that would fix it. The text is not changed.
+  steps that would fix it (a nested message's records too, placed as its issues are:
+  ``part:2>header:Subject``). The text is not changed.
 * With ``read(..., repair=True)`` (:func:`repair_message`) each goes through
   :func:`onemail.detect.repair`; a change is kept with a ``RepairRecord`` in
   :attr:`Message.repairs` naming the place and the replayable steps (``apply_steps``).
@@ -54,6 +55,9 @@ def mark_mojibake(msg: Message) -> Message:
             check(p.text, f"part:{p.path}", len(p.data))
         if p.filename:
             check(p.filename, f"part:{p.path}/filename", len(p.filename.encode("utf-8", "surrogatepass")))
+        if p.message is not None and p.message.mojibake:
+            # (a nested message's records, placed as its issues are: "part:2>header:Subject")
+            records.extend(RepairRecord(f"part:{p.path}>{r.where}", r.steps) for r in p.message.mojibake)
     if not records:
         return msg
     return replace(msg, issues=msg.issues + tuple(issues), mojibake=tuple(records))
