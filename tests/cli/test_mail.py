@@ -107,6 +107,22 @@ def test_usage_errors(argv, capsys):
     assert main(argv) == 2
 
 
+def test_read_shows_suspected_mojibake_with_its_chain(tmp_path, capsys):
+    """Issue 17 item 5: ``read`` lists each SuspectedMojibake issue and, under it, the chain
+    that would fix each place (before, the chain was only in --json); the text as decoded."""
+    path = tmp_path / "m.eml"
+    body = "メール".encode().decode("windows-1252").encode()  # ãƒ¡ãƒ¼ãƒ«, declared UTF-8
+    path.write_bytes(b"Subject: test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body)
+    assert main(["read", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("\u00e3\u0192\u00a1\u00e3\u0192\u00bc\u00e3\u0192\u00ab\n-- issues (1)\n"
+                        "SuspectedMojibake in part:1 at byte 0, 18 byte(s)\n"
+                        "-- suspected mojibake, not repaired (1; --repair applies it)\n"
+                        "part:1: windows-1252 -> utf-8\n")
+    assert main(["scan", str(path)]) == 0
+    assert "  SuspectedMojibake                            1\n" in capsys.readouterr().out
+
+
 def test_read_repair(tmp_path, capsys):
     path = tmp_path / "m.eml"
     path.write_bytes("Subject: cafÃ©\r\n\r\nhello\r\n".encode())

@@ -6,7 +6,8 @@ PST/OST with ``onemail[pst]``, ``.gz``/``.bz2``/``.xz`` and ``.zip`` of any of t
 suffix is only a hint). FIFOs work; nothing needs a seekable input.
 
 ``read`` prints one message: its place (``message 2 of 40`` in a container of several),
-decoded headers, parts and issues; ``--index N`` picks the N-th message (from 1), ``--all``
+decoded headers, parts and issues, then each place of suspected mojibake with the chain that
+would fix it (``SuspectedMojibake``, M16) or, with ``--repair``, each repair; ``--index N`` picks the N-th message (from 1), ``--all``
 prints every one, ``--json`` gives JSON (one object; JSON Lines with ``--all``).
 
 ``scan`` decodes every message (on ``--jobs`` processes) and prints a summary: files, messages,
@@ -70,7 +71,10 @@ _RECOGNITION = ("Messages are found by content, whatever the names: .eml, mbox (
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = add_command(sub, "read", help="read a message (any container); print headers, parts, issues",
-                    description="Print one message of PATH: headers, parts, issues. " + _RECOGNITION,
+                    description="Print one message of PATH: headers, parts, issues. Text that "
+                                "looks like mojibake is left as decoded and reported "
+                                "(SuspectedMojibake), with the chain that would fix it; --repair "
+                                "applies it. " + _RECOGNITION,
                     unread="PATH or the message could not be read: unreadable, damaged, no mail "
                            "(reported)",
                     usage="a usage error: bad options, or --index past the last message of PATH")
@@ -229,12 +233,16 @@ def _print_message(msg: Message, indent: str, *, full: bool = False) -> None:
         for i in msg.issues:
             more = f" (and {i.count - 1} more)" if i.count > 1 else ""
             w(f"{indent}{i.kind.value} in {safe(i.where)} at byte {i.offset}, {i.length} byte(s){more}\n")
-    if msg.repairs:
-        w(f"{indent}-- repairs ({len(msg.repairs)})\n")
-        from ..detect import render_chain
+    # (SuspectedMojibake, M16: the chain that would fix each place, not applied; then the
+    # repairs --repair applied)
+    for records, title in ((msg.mojibake, "suspected mojibake, not repaired ({}; --repair applies it)"),
+                           (msg.repairs, "repairs ({})")):
+        if records:
+            from ..detect import render_chain
 
-        for r in msg.repairs:
-            w(f"{indent}{safe(r.where)}: {safe(render_chain(r.steps))}\n")
+            w(f"{indent}-- {title.format(len(records))}\n")
+            for r in records:
+                w(f"{indent}{safe(r.where)}: {safe(render_chain(r.steps))}\n")
 
 
 def _part_text(p: Part, full: bool) -> str:
