@@ -804,3 +804,38 @@ def test_limit_utf8_letters_read_as_euc_kr_inside_a_word():
     mojibake = text.encode("utf-8").decode("euc_kr")
     assert mojibake == "Lm unmalaca hakmenem. Sara 체챌체kl"
     assert repair(mojibake).text == text
+
+
+@pytest.mark.parametrize("text", ["Příliš žluťoučký kůň", "Zażółć gęślą jaźń", "Tiếng Việt có dấu", "Ça va très bien",
+                                  "Dziękuję bardzo"])
+def test_utf8_read_as_euc_kr_with_syllables_outside_ks_x_1001(text):
+    """UTF-8 read as EUC-KR the way mail software reads it (windows-949, the WHATWG EUC-KR and
+    onemail's decoder) gives syllables KS X 1001 lacks (``힂``, ``횉``): their bytes come back
+    through cp949. Before, CPython's euc_kr wrote them as eight-byte composition sequences, so
+    the Czech, Polish and Vietnamese became Big5 nonsense (``P夭冗夫元穩li禳``) and the French
+    and Polish stayed as read."""
+    from onemail.text import for_label
+
+    issues: list[object] = []
+    mojibake = for_label("euc-kr").decode(text.encode(), issues)
+    assert issues == [] and any(len(c.encode("euc_kr")) == 8 for c in mojibake if "\uac00" <= c <= "\ud7a3")
+    assert repair(mojibake) == Repair(text, (("euc-kr", "utf-8"),))
+
+
+def test_hangul_outside_ks_x_1001_costs_its_own_size():
+    """A text of a syllable KS X 1001 lacks, repeated, is encoded in two bytes a syllable, not
+    eight (before: 8 MB of ``똠`` peaked at 428 MB RSS, 111 MB with classify's pieces, 48 MB
+    now; bench/bombs.py repair-hangul), and stays as it is."""
+    import sys
+    import tracemalloc
+
+    repair("\ub620" * 10)
+    big = "\ub620" * (1 << 17)
+    tracemalloc.start()
+    try:
+        r = repair(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert r == Repair(big, ())
+    assert peak < 12 * sys.getsizeof(big)

@@ -148,6 +148,13 @@ _PY = {"utf-8": "utf-8", "gbk": "gbk", "big5": "big5", "shift_jis": "cp932", "eu
 #: ``bytes.decode(name)`` look the codec up by its name on every call (UTF-8 and Latin-1 have
 #: their own fast paths there), which costs as much as the decode of a short text.
 _CJK_ENCODE = {n: codecs.lookup(c).encode for n, c in _PY.items() if n not in ("utf-8", "iso-8859-1")}
+# Text decoded as EUC-KR by mistake was decoded by mail software's EUC-KR, which is windows-949
+# (the WHATWG Encoding Standard's "EUC-KR", onemail's decoder): its bytes come back through
+# cp949. CPython's euc_kr writes a Hangul syllable outside KS X 1001 ("똠") as an eight-byte
+# KS X 1001 composition sequence no mail program writes (nor reads as one syllable): cp949
+# writes the same bytes for every other character and its two bytes for those (a megabyte of
+# such syllables took eight megabytes of bytes and readings, bench/bombs.py repair-hangul).
+_CJK_ENCODE["euc-kr"] = codecs.lookup("cp949").encode
 _CJK_DECODE = {n: codecs.lookup(c).decode for n, c in _PY.items() if n not in ("utf-8", "iso-8859-1")}
 _TABLES = ("windows-1252", "windows-1250", "windows-1251", "iso-8859-2", "windows-1257",
            "macintosh", "ibm437")
