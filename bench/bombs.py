@@ -108,6 +108,32 @@ def repair_text(n: int) -> str:
     return _repeat("CafÃ© dÃ©jÃ  vu, Ã¼ber naÃ¯ve. ".encode(), n).decode()
 
 
+def repair_str(unit: str):
+    """repair() of ``unit`` repeated (a ``str`` of about n UTF-8 bytes)."""
+    def make(n: int) -> str:
+        return unit * max(1, n // len(unit.encode("utf-8", "surrogatepass")))
+    make.__doc__ = f"repair() of {unit!r} repeated, about n UTF-8 bytes."
+    return make
+
+
+def detect_bytes(unit: bytes):
+    def make(n: int) -> bytes:
+        return _repeat(unit, n)
+    make.__doc__ = f"detect() of {unit!r} repeated."
+    return make
+
+
+def mojibake_body(n: int) -> bytes:
+    """A text/plain body declared UTF-8 whose text is UTF-8 read as windows-1252 (the
+    SuspectedMojibake check of read(), and read(repair=True)'s repair of it)."""
+    return _body(b"utf-8", _repeat("Grüße aus München, schöne Größe. ".encode().decode("windows-1252").encode(), n))
+
+
+def mojibake_fields(n: int) -> bytes:
+    """A header of fields ``X-A: CafÃ© dÃ©jÃ `` (each value checked for mojibake)."""
+    return _eml("X-A: CafÃ© dÃ©jÃ \r\n".encode() * max(1, n // 24), b"x\r\n")
+
+
 def encoded_words(n: int) -> bytes:
     """Header text of adjacent encoded words (10^6 per 15 MB)."""
     return _repeat(b"=?utf-8?q?a?= ", n)
@@ -299,6 +325,16 @@ def repair_run(text):
     repair(text)
 
 
+def detect_run(data):
+    from onemail.detect import detect
+    detect(data)
+
+
+def read_repair_run(data):
+    from onemail.message import read
+    read(data, repair=True)
+
+
 def words_run(data):
     from onemail.text.rfc2047 import decode_text
     decode_text(data, issues=[])
@@ -334,6 +370,21 @@ CLASSES = {
     "qp-soft-breaks": (qp_soft_breaks, read_run, "read(): quoted-printable =CRLF"),
     "mime-parts": (mime_parts, read_run, "read(): 10^5 MIME parts per 3.4 MB"),
     "repair": (repair_text, repair_run, "detect.repair() of mojibake"),
+    "repair-hangul": (repair_str("\ub620"), repair_run, "repair(): Hangul without white space"),
+    "repair-chinese": (repair_str("中文的文字处理"), repair_run, "repair(): Chinese without white space"),
+    "repair-private-han": (repair_str("\ue000中"), repair_run, "repair(): private use and Han"),
+    "repair-lost-bytes": (repair_str("\u00c4\ufffd"), repair_run, "repair(): 'Ä' + U+FFFD runs (D19)"),
+    "repair-lost-space": (repair_str("\u00c3 "), repair_run, "repair(): 'Ã ' (a lost no-break space)"),
+    "repair-surrogates": (repair_str("a\udc80\u00c3\u00a9"), repair_run, "repair(): lone surrogates in mojibake"),
+    "repair-c1": (repair_str("\x81"), repair_run, "repair(): C1 controls"),
+    "repair-latin1-all": (repair_str("".join(map(chr, range(0xA0, 0x100)))), repair_run, "repair(): every Latin-1 letter"),
+    "detect-high-byte": (detect_bytes(b"\xe9"), detect_run, "detect(): one high byte repeated"),
+    "detect-alternating": (detect_bytes(b"\xc3\x28"), detect_run, "detect(): a UTF-8 lead before ASCII"),
+    "detect-nul": (detect_bytes(b"\0"), detect_run, "detect(): NUL bytes"),
+    "detect-utf16-shape": (detect_bytes(b"a\x00\xe9\x00"), detect_run, "detect(): UTF-16LE shape"),
+    "mojibake-body": (mojibake_body, read_run, "read(): a double-encoded UTF-8 body (the M16 check)"),
+    "mojibake-body-repair": (mojibake_body, read_repair_run, "read(repair=True): the same body repaired"),
+    "mojibake-fields": (mojibake_fields, read_run, "read(): header fields of mojibake (M16, M56 cap)"),
     "encoded-words": (encoded_words, words_run, "rfc2047.decode_text: 10^6 words per 15 MB"),
     "rtf-unicode": (rtf_unicode, rtf_run, "deencapsulate: \\uN words"),
     "big-eml": (big_eml, read_run, "read(): a plain message"),
@@ -377,7 +428,7 @@ def child(name: str, n: int) -> None:
     sys.path.insert(0, str(ROOT / "src"))
     make, run, _ = CLASSES[name]
     data = make(n)
-    size = len(data.encode() if isinstance(data, str) else data)
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     t = time.process_time()
     error = None
     try:
