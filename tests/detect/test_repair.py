@@ -839,3 +839,15 @@ def test_hangul_outside_ks_x_1001_costs_its_own_size():
         tracemalloc.stop()
     assert r == Repair(big, ())
     assert peak < 12 * sys.getsizeof(big)
+
+
+@pytest.mark.xfail(strict=True, reason="repair reads bytes as EUC-KR with CPython's euc_kr (KS X 1001 only), "
+                   "not windows-949 (the WHATWG EUC-KR mail software writes); D51's random-syllable odds "
+                   "count KS X 1001's 2 350 syllables: a rule and model change, left to the Korean work")
+def test_korean_with_a_syllable_outside_ks_x_1001_read_as_windows_1252():
+    """Korean written as mail software writes EUC-KR (windows-949: ``똠`` is 8C 63) and read as
+    windows-1252 comes back as Korean; today it becomes Chinese nonsense through GBK
+    (``宑规阿窍 急积丛``), a wrong repair of real text."""
+    text = "똠방각하 선생님, 안녕하세요."
+    mojibake = text.encode("cp949").decode("windows-1252")
+    assert repair(mojibake) == Repair(text, (("windows-1252", "euc-kr"),))
