@@ -499,6 +499,30 @@ def one_letter_words() -> str:
     return "".join(sorted(alone))
 
 
+def initial_upper_share() -> float:
+    """Return the share of capitals among the first letters of words of two letters or more
+    (D95): per langdetect profile of a cased alphabet (its trigrams of a space and two letters
+    mostly start with a cased letter: not Hebrew's Latin names), the share of those trigrams
+    that start with a capital; the median of the profiles, to three decimals."""
+    shares = []
+    for code in LANGUAGES:
+        profile = langdetect(code)
+        if profile is None:
+            continue
+        upper = lower = other = 0
+        for gram, n in profile["freq"].items():
+            if len(gram) == 3 and gram[0] == " " and gram[1].isalpha() and gram[2].isalpha():
+                if gram[1].lower() == gram[1].upper():
+                    other += n  # (a letter without case: Arabic, Hebrew, Thai)
+                elif gram[1].isupper():
+                    upper += n
+                else:
+                    lower += n
+        if upper + lower > other:
+            shares.append(upper / (upper + lower))
+    return round(statistics.median(shares), 3)
+
+
 def page_languages() -> dict[str, dict[str, int]]:
     """Return ``{single-byte page: {language: weight}}`` from :data:`PAGES`, in the order of
     ``onemail.detect._langmodel.SINGLE_BYTE``."""
@@ -633,6 +657,10 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context, korean:
     for lang, counts in ascii_letters().items():
         lines.append(f"    {lang!r}: {counts!r},")
     lines.append("}")
+    lines.append("")
+    lines.append("# The share of capitals among the first letters of words of two letters or more: the median")
+    lines.append("# of langdetect's profiles of cased alphabets (D95).")
+    lines.append(f"INITIAL_UPPER = {initial_upper_share()!r}")
     lines.append("")
     lines.append("# The single-byte pages each language is written in (2: its own page, 1: another that was used).")
     lines.append("PAGE_LANGUAGES = {")

@@ -197,8 +197,9 @@ _Page = tuple[list[_Model], bytes, bytes, list[float], bytes, bytes]
 #: log(1 - share)).
 _ModelTables = tuple[dict[str, _Page], dict[str, int], dict[str, tuple[float, float]]]
 #: The contexts of :func:`high_byte_counts`: seven byte strings of :func:`_context`, the window,
-#: the ASCII letters on lines that hold a high byte.
-Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int, bytes]
+#: the ASCII letters on lines that hold a high byte, the bytes around the first one whose ASCII
+#: letters weigh the languages, the high bytes at a word start (the eighth of :func:`_context`).
+Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int, bytes, bytes]
 #: An evaluated page: (log-likelihood, -order, label, fit, language index, MIX_NATS cost).
 _Row = tuple[float, int, str, float, int, float]
 #: Per page for the bound loop (:func:`_page_rows`).
@@ -539,6 +540,12 @@ _CASE_FMT = f"<{2 * len(SINGLE_BYTE)}I"
 #: capitals of tests/detect/test_langmodel.py (not corpus text) 5 reads the Serbian and Russian
 #: windows-1251 ones right, 20 the Serbian only, 2 also the KOI8-R one, 1 also the Greek one.
 CASE_KAPPA = 5.0
+#: The share of capitals among the letters that start a word (D95): a capital opens every
+#: sentence and name, so a word's first letter is a capital far more often than a letter
+#: inside it. None: ``INITIAL_UPPER`` of ``_tables/language.py``, the median over langdetect's
+#: profiles of cased alphabets (scripts/train_detect.py, from their trigrams of a space and two
+#: letters: 0.216, from 0.16 Macedonian to 0.46 German, whose nouns are capitals).
+INITIAL_UPPER_SHARE: float | None = None
 _case_cache: dict[tuple[int, int], float] = {}
 
 
@@ -557,12 +564,45 @@ def _case_term(upper: int, lower: int) -> float:
     return found
 
 
-def _case_terms(ns: list[int], pick: _Pick) -> list[float]:
+def _initial_case_term(upper: int, lower: int) -> float:
+    """:func:`_case_term` of the letters at a word start: the beta prior of ``CASE_KAPPA``
+    pseudo-letters around ``INITIAL_UPPER_SHARE`` (D95)."""
+    key = (upper, lower)
+    found = _initial_case_cache.get(key)
+    if found is None:
+        share: float
+        if INITIAL_UPPER_SHARE is None:
+            from ._tables.language import INITIAL_UPPER as share
+        else:
+            share = INITIAL_UPPER_SHARE
+        a, b = CASE_KAPPA * share, CASE_KAPPA * (1 - share)
+        lg = math.lgamma
+        found = lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
+        if len(_initial_case_cache) < _GAMMA_KEEP:
+            _initial_case_cache[key] = found
+    return found
+
+
+_initial_case_cache: dict[tuple[int, int], float] = {}
+
+
+def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float = 1.0) -> list[float]:
     """Per page (``SINGLE_BYTE`` order): :func:`_case_term` of the high bytes it reads as
-    capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0)."""
+    capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0); those of them at a
+    word start (``initial``, the high bytes of the context window there, counted ``scale``
+    times: the window may hold fewer high bytes than the counts) by
+    :func:`_initial_case_term` (D95)."""
     if CASE_KAPPA <= 0 or not ns:
         return [0.0] * len(SINGLE_BYTE)
     both = _unpack(sum(map(mul, ns, pick(_packed_case))), _CASE_FMT, len(SINGLE_BYTE))
+    if initial:
+        # capitals open words (names, sentences): at a word start they are drawn at the rate
+        # of capitals there, the other letters at the rate of all letters
+        at_start = _unpack(sum(map(_packed_case.__getitem__, initial)), _CASE_FMT, len(SINGLE_BYTE))
+        if scale != 1.0:
+            at_start = tuple(round(n * scale) for n in at_start)
+        return [_case_term(max(0, u - iu), max(0, lo - il)) + _initial_case_term(iu, il)
+                for u, lo, iu, il in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
     # (the kept terms looked up here, a call of _case_term only for a pair not kept: pages
     # reading the bytes alike share their pairs)
     get = _case_cache.get
@@ -701,15 +741,21 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, Context]:
         first = _HIGH_BYTE.search(text)
         first_high = first.start() if first else 0
     start = max(0, first_high - ASCII_BYTES // 2)
-    return counts, letters, (*_context(window), window, line_letters, text[start:start + ASCII_BYTES])
+    beside, before, after, by_digit, lone, between, contraction, initial = _context(window)
+    return counts, letters, (beside, before, after, by_digit, lone, between, contraction, window, line_letters,
+                             text[start:start + ASCII_BYTES], initial)
 
 
 def _drop_long_ascii(data: bytes) -> bytes:
-    """Return ``data`` without its ASCII runs of ``LOCAL_ASCII_RUN`` bytes or more.
+    """Return ``data`` without its ASCII runs of ``LOCAL_ASCII_RUN`` bytes or more, but the
+    ASCII letters that touch a high byte (at most ``WORD_BYTES`` on each side, D95).
 
     The bytes are marked ``a`` (ASCII) or ``H`` (high) by ``bytes.translate``; ``bytes.find``
     of ``LOCAL_ASCII_RUN`` marks ``a`` finds a long run's start, of ``H`` its end: C all the way,
-    where a regular expression paid a look-behind at every byte.
+    where a regular expression paid a look-behind at every byte. A run is another text, but
+    the letters of the high byte's own word are its text (``Blanchard\xd5s`` in a machine log:
+    without them a lone high byte had no ASCII letter at all, which says nothing against a
+    non-Latin alphabet, and read as Cyrillic).
     """
     marks = data.translate(_MARKS)
     run = _RUN_MARKS
@@ -721,9 +767,14 @@ def _drop_long_ascii(data: bytes) -> bytes:
             out.append(data[i:])
             break
         out.append(data[i:j])
+        if j:  # (a high byte before the run: the letters after it end its word)
+            head = data[j:j + WORD_BYTES]
+            out.append(head[:len(head) - len(head.lstrip(_LETTERS))])
         i = marks.find(b"H", j)
         if i < 0:
             break
+        tail = data[i - WORD_BYTES:i]  # (the run is longer than WORD_BYTES)
+        out.append(tail[len(tail.rstrip(_LETTERS)):])
     return b"".join(out)
 
 
@@ -749,18 +800,19 @@ def _end_of_high(data: bytes, n: int) -> int:
     return len(data)
 
 
-def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
+def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
     """Return the high bytes of ``window`` beside an ASCII letter, before an upper-case one,
     after a lower-case one, beside an ASCII digit, alone between white space, between two
-    ASCII letters, and in the place of the apostrophe of ``’ll`` / ``n’t`` (in no particular
-    order).
+    ASCII letters, in the place of the apostrophe of ``’ll`` / ``n’t`` (in no particular
+    order), and at the start of a word (after an ASCII byte that is no letter, or first in
+    ``window``, and before an ASCII letter or a high byte; D95).
 
     Each byte of ``window`` is one byte of a big integer; class masks (0xFF per member byte,
     from ``bytes.translate``) are shifted by 8 bits to look at the neighbours, and the chosen
     bytes are cut out with ``and`` and a deletion of the zero bytes: one pass of C per step.
     """
     if not window:
-        return b"", b"", b"", b"", b"", b"", b""
+        return b"", b"", b"", b"", b"", b"", b"", b""
     size = len(window)
     high = int.from_bytes(window.translate(_HIGH_MASK), "big")
     upper = int.from_bytes(window.translate(_UPPER_MASK), "big")
@@ -776,14 +828,18 @@ def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, b
     space = int.from_bytes(window.translate(_SPACE_MASK), "big")
     alone = high & (space << 8) & (space >> 8)
     inside = high & (letter << 8) & (letter >> 8)
+    # a word of two letters or more starts (the first byte has no byte before it; the byte after
+    # is an ASCII letter or a high byte): a one-letter word is no name's capital
+    initial = (high & ((int.from_bytes(window.translate(_NOT_WORD_MASK), "big") >> 8) | 0xFF << (8 * size - 8))
+               & ((letter | high) << 8))
     if high.bit_count() > 2 * size:  # (a quarter of the bytes high: 8 bits each)
         contraction = bytes([window[m.start() - 1] for m in _CONTRACTION_DENSE.finditer(window)])
     else:
         contraction = b"".join(_CONTRACTION.findall(window))
-    beside, before, after, by_digit, lone, between = (
+    beside, before, after, by_digit, lone, between, at_start = (
         (value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
-        for m in (adjacent, before_upper, after_lower, after_digit, alone, inside))
-    return beside, before, after, by_digit, lone, between, contraction
+        for m in (adjacent, before_upper, after_lower, after_digit, alone, inside, initial))
+    return beside, before, after, by_digit, lone, between, contraction, at_start
 
 
 _HIGH_MASK = bytes(0xFF if b >= 0x80 else 0 for b in range(256))
@@ -791,6 +847,9 @@ _UPPER_MASK = bytes(0xFF if 0x41 <= b <= 0x5A else 0 for b in range(256))
 _LOWER_MASK = bytes(0xFF if 0x61 <= b <= 0x7A else 0 for b in range(256))
 _SPACE_MASK = bytes(0xFF if b in b" \t\r\n" else 0 for b in range(256))
 _DIGIT_MASK = bytes(0xFF if 0x30 <= b <= 0x39 else 0 for b in range(256))
+#: ASCII bytes that end a word before a letter (all but the letters): white space, digits,
+#: punctuation (``l-Ġdida``), controls.
+_NOT_WORD_MASK = bytes(0xFF if b < 0x80 and not chr(b).isalpha() else 0 for b in range(256))
 
 
 _ASCII = bytes(range(128))
@@ -804,6 +863,9 @@ LOCAL_ASCII_RUN = 1024
 # rescan every short run from each of its bytes)
 _RUN_MARKS = b"a" * LOCAL_ASCII_RUN
 _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
+#: The ASCII letters touching a high byte that :func:`_drop_long_ascii` keeps of a long ASCII
+#: run, on each side: the rest of the high byte's word (no word is longer; D95).
+WORD_BYTES = 64
 
 
 #: Weight of the ASCII letters' log-likelihood ratio (:func:`_ascii_terms`, D61): the letters
@@ -896,13 +958,14 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         (``INSIDE_SIGNS``). A 3-tuple (the first three contexts) is accepted: then near-ties
         are not decided by neighbours and every ASCII letter counts for non-Latin alphabets.
     """
-    adj, before_upper, after_lower, after_digit, alone, inside, contraction, window = (b"",) * 8
+    adj, before_upper, after_lower, after_digit, alone, inside, contraction, window, initial = (b"",) * 9
     line_letters: int | None = None
     words = b""
     if adjacent and len(adjacent) >= 9:
         (adj, before_upper, after_lower, after_digit, alone, inside, contraction, window,
          line_letters) = cast(Context, adjacent)[:9]
         words = cast(Context, adjacent)[9] if len(adjacent) > 9 else window
+        initial = cast(Context, adjacent)[10] if len(adjacent) > 10 else b""
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
     # (the order of the bytes changes no sum: the packed sums are integers)
@@ -956,7 +1019,13 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # per page (in the order of the float sum it replaced): ub_sum * scale + top, less
     # MIX_NATS * mixed; pages without languages bound at the floor
     mix_nats = [m * MIX_NATS for m in mixes]
-    case = _case_terms(ns, pick)
+    case_scale = 1.0
+    if initial:
+        # (read in the window, as the contexts are: scaled to the counts)
+        in_window = len(window.translate(None, _ASCII))
+        if in_window and in_window < high:
+            case_scale = high / in_window
+    case = _case_terms(ns, pick, initial, case_scale)
     values = [u * scale + tops[k] + c for u, k, c in zip(ub_sums, _bound_sets, case, strict=True)]
     if _floor_rows:
         floor_bound = high * math.log(FLOOR)
@@ -1040,7 +1109,10 @@ def page_log_likelihood(data: bytes, label: str) -> float:
     high = sum(ns)
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],))
     best, _, lang = _evaluate(label, ns, pick, _beta_binomials(high, letters), high)
-    best += _case_terms(ns, pick)[SINGLE_BYTE.index(label)]
+    window = adjacent[7]
+    in_window = len(window.translate(None, _ASCII))
+    best += _case_terms(ns, pick, adjacent[10], high / in_window if in_window and in_window < high else 1.0
+                        )[SINGLE_BYTE.index(label)]
     if lang < 0:
         return -math.inf
     field = 64 * _bound_labels.index(label)
