@@ -586,6 +586,19 @@ def _initial_case_term(upper: int, lower: int) -> float:
 _initial_case_cache: dict[tuple[int, int], float] = {}
 
 
+def _split_case_term(upper: int, lower: int, initial_upper: int, initial_lower: int) -> float:
+    """:func:`_case_term` of the letters that do not open a word plus :func:`_initial_case_term`
+    of those that do (``upper`` and ``lower`` count all of them), kept for the next texts."""
+    found = (_case_term(max(0, upper - initial_upper), max(0, lower - initial_lower))
+             + _initial_case_term(initial_upper, initial_lower))
+    if len(_split_case_cache) < _GAMMA_KEEP:
+        _split_case_cache[(upper, lower, initial_upper, initial_lower)] = found
+    return found
+
+
+_split_case_cache: dict[tuple[int, int, int, int], float] = {}
+
+
 def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float = 1.0) -> list[float]:
     """Per page (``SINGLE_BYTE`` order): :func:`_case_term` of the high bytes it reads as
     capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0); those of them at a
@@ -601,8 +614,9 @@ def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float =
         at_start = _unpack(sum(map(_packed_case.__getitem__, initial)), _CASE_FMT, len(SINGLE_BYTE))
         if scale != 1.0:
             at_start = tuple(round(n * scale) for n in at_start)
-        return [_case_term(max(0, u - iu), max(0, lo - il)) + _initial_case_term(iu, il)
-                for u, lo, iu, il in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
+        split = _split_case_cache.get
+        return [found if (found := split(key)) is not None else _split_case_term(*key)
+                for key in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
     # (the kept terms looked up here, a call of _case_term only for a pair not kept: pages
     # reading the bytes alike share their pairs)
     get = _case_cache.get
