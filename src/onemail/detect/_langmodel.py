@@ -473,6 +473,9 @@ def _build_rows() -> None:
     _packed_mix["contraction"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE) if b >= 0x80 and table(label)[b].isalpha())
         for b in range(256)]
+    # an apostrophe at the start of a word (D97)
+    _packed_apostrophe.extend(sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE) if table(label)[b] == "\u2019")
+                              for b in range(256))
     _packed_mix["alone"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and "\u00c0" <= table(label)[b] <= "\u024f" and table(label)[b].isalpha()
@@ -597,6 +600,21 @@ def _split_case_term(upper: int, lower: int, initial_upper: int, initial_lower: 
 
 
 _split_case_cache: dict[tuple[int, int, int, int], float] = {}
+#: Per byte, packed per page (``_pack``'s layout): 1 when the page reads it as ``’`` (D97).
+_packed_apostrophe: list[int] = []
+#: Nats an apostrophe that opens a word gives back of its elisions' rate (D97). None:
+#: ``APOSTROPHE_LIFT`` of ``_tables/language.py`` (scripts/train_detect.py: the median over
+#: the languages with elisions of the log-factor by which they raise ``’``).
+APOSTROPHE_START_NATS: float | None = None
+
+
+def _apostrophe_lift() -> float:
+    if APOSTROPHE_START_NATS is not None:
+        return APOSTROPHE_START_NATS
+    from ._tables.language import APOSTROPHE_LIFT
+
+    lift: float = APOSTROPHE_LIFT
+    return lift
 
 
 def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float = 1.0) -> list[float]:
@@ -615,8 +633,15 @@ def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float =
         if scale != 1.0:
             at_start = tuple(round(n * scale) for n in at_start)
         split = _split_case_cache.get
-        return [found if (found := split(key)) is not None else _split_case_term(*key)
-                for key in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
+        terms = [found if (found := split(key)) is not None else _split_case_term(*key)
+                 for key in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
+        # the elisions' rate of the apostrophe is that of one inside a word: one that opens a
+        # word gives it back (D97)
+        apostrophes = sum(map(_packed_apostrophe.__getitem__, initial))
+        if apostrophes:
+            lift = _apostrophe_lift() * scale
+            terms = [t - lift * n for t, n in zip(terms, _unpack(apostrophes, _UB_FMT, len(SINGLE_BYTE)), strict=True)]
+        return terms
     # (the kept terms looked up here, a call of _case_term only for a pair not kept: pages
     # reading the bytes alike share their pairs)
     get = _case_cache.get
