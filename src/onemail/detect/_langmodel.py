@@ -476,6 +476,7 @@ def _build_rows() -> None:
     # an apostrophe at the start of a word (D97)
     _packed_apostrophe.extend(sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE) if table(label)[b] == "\u2019")
                               for b in range(256))
+    _not_apostrophe.append(bytes(b for b in range(256) if not _packed_apostrophe[b]))
     _packed_mix["alone"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and "\u00c0" <= table(label)[b] <= "\u024f" and table(label)[b].isalpha()
@@ -602,6 +603,7 @@ def _split_case_term(upper: int, lower: int, initial_upper: int, initial_lower: 
 _split_case_cache: dict[tuple[int, int, int, int], float] = {}
 #: Per byte, packed per page (``_pack``'s layout): 1 when the page reads it as ``’`` (D97).
 _packed_apostrophe: list[int] = []
+_not_apostrophe: list[bytes] = []  # (its one item: the bytes no page reads as ’, a deletion set)
 #: Nats an apostrophe that opens a word gives back of its elisions' rate (D97). None:
 #: ``APOSTROPHE_LIFT`` of ``_tables/language.py`` (scripts/train_detect.py: the median over
 #: the languages with elisions of the log-factor by which they raise ``’``).
@@ -629,7 +631,12 @@ def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float =
     if initial:
         # capitals open words (names, sentences): at a word start they are drawn at the rate
         # of capitals there, the other letters at the rate of all letters
-        at_start = _unpack(sum(map(_packed_case.__getitem__, initial)), _CASE_FMT, len(SINGLE_BYTE))
+        if len(initial) > 16:  # (a multiply-add per distinct byte: Cyrillic text opens words in few)
+            distinct = set(initial)
+            at_start = _unpack(sum([initial.count(b) * _packed_case[b] for b in distinct]), _CASE_FMT,
+                               len(SINGLE_BYTE))
+        else:
+            at_start = _unpack(sum(map(_packed_case.__getitem__, initial)), _CASE_FMT, len(SINGLE_BYTE))
         if scale != 1.0:
             at_start = tuple(round(n * scale) for n in at_start)
         split = _split_case_cache.get
@@ -637,8 +644,10 @@ def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float =
                  for key in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
         # the elisions' rate of the apostrophe is that of one inside a word: one that opens a
         # word gives it back (D97)
-        apostrophes = sum(map(_packed_apostrophe.__getitem__, initial))
-        if apostrophes:
+        apostrophes = 0
+        opening = initial.translate(None, _not_apostrophe[0])  # (the bytes some page reads as ’)
+        if opening:
+            apostrophes = sum(map(_packed_apostrophe.__getitem__, opening))
             lift = _apostrophe_lift() * scale
             terms = [t - lift * n for t, n in zip(terms, _unpack(apostrophes, _UB_FMT, len(SINGLE_BYTE)), strict=True)]
         return terms
@@ -868,9 +877,10 @@ def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, b
     alone = high & (space << 8) & (space >> 8)
     inside = high & (letter << 8) & (letter >> 8)
     # a word of two letters or more starts (the first byte has no byte before it; the byte after
-    # is an ASCII letter or a high byte): a one-letter word is no name's capital
-    initial = (high & ((int.from_bytes(window.translate(_NOT_WORD_MASK), "big") >> 8) | 0xFF << (8 * size - 8))
-               & ((letter | high) << 8))
+    # is an ASCII letter or a high byte): a one-letter word is no name's capital (the three
+    # classes are disjoint: the bytes that are neither end a word)
+    word = letter | high
+    initial = high & (((word ^ ((1 << (8 * size)) - 1)) >> 8) | 0xFF << (8 * size - 8)) & (word << 8)
     if high.bit_count() > 2 * size:  # (a quarter of the bytes high: 8 bits each)
         contraction = bytes([window[m.start() - 1] for m in _CONTRACTION_DENSE.finditer(window)])
     else:
@@ -886,9 +896,6 @@ _UPPER_MASK = bytes(0xFF if 0x41 <= b <= 0x5A else 0 for b in range(256))
 _LOWER_MASK = bytes(0xFF if 0x61 <= b <= 0x7A else 0 for b in range(256))
 _SPACE_MASK = bytes(0xFF if b in b" \t\r\n" else 0 for b in range(256))
 _DIGIT_MASK = bytes(0xFF if 0x30 <= b <= 0x39 else 0 for b in range(256))
-#: ASCII bytes that end a word before a letter (all but the letters): white space, digits,
-#: punctuation (``l-Ġdida``), controls.
-_NOT_WORD_MASK = bytes(0xFF if b < 0x80 and not chr(b).isalpha() else 0 for b in range(256))
 
 
 _ASCII = bytes(range(128))
