@@ -73,11 +73,13 @@ def test_high_byte_counts_carries_the_window():
     # the window starts one byte before the first high byte; then the line-local ASCII letters,
     # then the bytes whose ASCII letters weigh the languages (ASCII_BYTES around the first high
     # byte, on the lines that hold one: here all of them), then the high bytes that start a word
-    # of two letters or more (none here, D95)
-    assert len(context) == 11 and context[7] == "rüße aus Köln".encode("cp1252")
+    # of two letters or more (none here, D95), then those after an ASCII letter (D97)
+    assert len(context) == 12 and context[7] == "rüße aus Köln".encode("cp1252")
     assert context[8] == letters == 9
     assert context[9] == "Grüße aus Köln".encode("cp1252")
     assert context[10] == b""
+    assert context[11] == "üö".encode("cp1252")
+    assert langmodel.high_byte_counts(b"l\x92homme, \x92n \x92\x92")[2][11] == b"\x92"
     assert langmodel.high_byte_counts("Ébène à l-Ædida, Éa".encode("latin-1"))[2][10] == b"\xc9\xc6\xc9"
     assert dict(counts) == {0xFC: 1, 0xDF: 1, 0xF6: 1}
     # a three-item context (no window) is still accepted: no neighbours

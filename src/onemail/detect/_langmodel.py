@@ -198,8 +198,9 @@ _Page = tuple[list[_Model], bytes, bytes, list[float], bytes, bytes]
 _ModelTables = tuple[dict[str, _Page], dict[str, int], dict[str, tuple[float, float]]]
 #: The contexts of :func:`high_byte_counts`: seven byte strings of :func:`_context`, the window,
 #: the ASCII letters on lines that hold a high byte, the bytes around the first one whose ASCII
-#: letters weigh the languages, the high bytes at a word start (the eighth of :func:`_context`).
-Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int, bytes, bytes]
+#: letters weigh the languages, the high bytes at a word start and after an ASCII letter (the
+#: last two of :func:`_context`).
+Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int, bytes, bytes, bytes]
 #: An evaluated page: (log-likelihood, -order, label, fit, language index, MIX_NATS cost).
 _Row = tuple[float, int, str, float, int, float]
 #: Per page for the bound loop (:func:`_page_rows`).
@@ -619,6 +620,25 @@ def _apostrophe_lift() -> float:
     return lift
 
 
+def _apostrophe_terms(ns: list[int], pick: _Pick, after_letter: bytes, scale: float) -> list[float] | None:
+    """Per page (``SINGLE_BYTE`` order): ``-APOSTROPHE_LIFT`` nats per high byte it reads as
+    ``’`` that does not follow an ASCII letter (``after_letter``: the high bytes of the context
+    window that do, counted ``scale`` times), or None when no page reads a byte present as ``’``
+    (D97): the elisions' rate of the apostrophe is that of one after a letter (``l’homme``,
+    ``it’s``, ``i’r``); one that opens a word, follows a space or stands in a run of high bytes
+    is no elision's."""
+    every = sum(map(mul, ns, pick(_packed_apostrophe)))
+    if not every:
+        return None
+    kept = after_letter.translate(None, _not_apostrophe[0]) if after_letter else b""
+    elided = _unpack(sum(map(_packed_apostrophe.__getitem__, kept)), _UB_FMT, len(SINGLE_BYTE)) if kept else None
+    lift = _apostrophe_lift()
+    counts = _unpack(every, _UB_FMT, len(SINGLE_BYTE))
+    if elided is None:
+        return [-lift * n for n in counts]
+    return [-lift * max(0.0, n - k * scale) for n, k in zip(counts, elided, strict=True)]
+
+
 def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float = 1.0) -> list[float]:
     """Per page (``SINGLE_BYTE`` order): :func:`_case_term` of the high bytes it reads as
     capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0); those of them at a
@@ -640,17 +660,8 @@ def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float =
         if scale != 1.0:
             at_start = tuple(round(n * scale) for n in at_start)
         split = _split_case_cache.get
-        terms = [found if (found := split(key)) is not None else _split_case_term(*key)
-                 for key in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
-        # the elisions' rate of the apostrophe is that of one inside a word: one that opens a
-        # word gives it back (D97)
-        apostrophes = 0
-        opening = initial.translate(None, _not_apostrophe[0])  # (the bytes some page reads as ’)
-        if opening:
-            apostrophes = sum(map(_packed_apostrophe.__getitem__, opening))
-            lift = _apostrophe_lift() * scale
-            terms = [t - lift * n for t, n in zip(terms, _unpack(apostrophes, _UB_FMT, len(SINGLE_BYTE)), strict=True)]
-        return terms
+        return [found if (found := split(key)) is not None else _split_case_term(*key)
+                for key in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
     # (the kept terms looked up here, a call of _case_term only for a pair not kept: pages
     # reading the bytes alike share their pairs)
     get = _case_cache.get
@@ -789,9 +800,9 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, Context]:
         first = _HIGH_BYTE.search(text)
         first_high = first.start() if first else 0
     start = max(0, first_high - ASCII_BYTES // 2)
-    beside, before, after, by_digit, lone, between, contraction, initial = _context(window)
+    beside, before, after, by_digit, lone, between, contraction, initial, behind = _context(window)
     return counts, letters, (beside, before, after, by_digit, lone, between, contraction, window, line_letters,
-                             text[start:start + ASCII_BYTES], initial)
+                             text[start:start + ASCII_BYTES], initial, behind)
 
 
 def _drop_long_ascii(data: bytes) -> bytes:
@@ -848,19 +859,20 @@ def _end_of_high(data: bytes, n: int) -> int:
     return len(data)
 
 
-def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
+def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
     """Return the high bytes of ``window`` beside an ASCII letter, before an upper-case one,
     after a lower-case one, beside an ASCII digit, alone between white space, between two
     ASCII letters, in the place of the apostrophe of ``’ll`` / ``n’t`` (in no particular
-    order), and at the start of a word (after an ASCII byte that is no letter, or first in
-    ``window``, and before an ASCII letter or a high byte; D95).
+    order), at the start of a word (after an ASCII byte that is no letter, or first in
+    ``window``, and before an ASCII letter or a high byte; D95), and after an ASCII letter
+    (D97).
 
     Each byte of ``window`` is one byte of a big integer; class masks (0xFF per member byte,
     from ``bytes.translate``) are shifted by 8 bits to look at the neighbours, and the chosen
     bytes are cut out with ``and`` and a deletion of the zero bytes: one pass of C per step.
     """
     if not window:
-        return b"", b"", b"", b"", b"", b"", b"", b""
+        return b"", b"", b"", b"", b"", b"", b"", b"", b""
     size = len(window)
     high = int.from_bytes(window.translate(_HIGH_MASK), "big")
     upper = int.from_bytes(window.translate(_UPPER_MASK), "big")
@@ -885,10 +897,11 @@ def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, b
         contraction = bytes([window[m.start() - 1] for m in _CONTRACTION_DENSE.finditer(window)])
     else:
         contraction = b"".join(_CONTRACTION.findall(window))
-    beside, before, after, by_digit, lone, between, at_start = (
+    after_letter = high & (letter >> 8)
+    beside, before, after, by_digit, lone, between, at_start, behind = (
         (value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
-        for m in (adjacent, before_upper, after_lower, after_digit, alone, inside, initial))
-    return beside, before, after, by_digit, lone, between, contraction, at_start
+        for m in (adjacent, before_upper, after_lower, after_digit, alone, inside, initial, after_letter))
+    return beside, before, after, by_digit, lone, between, contraction, at_start, behind
 
 
 _HIGH_MASK = bytes(0xFF if b >= 0x80 else 0 for b in range(256))
@@ -1004,7 +1017,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         (``INSIDE_SIGNS``). A 3-tuple (the first three contexts) is accepted: then near-ties
         are not decided by neighbours and every ASCII letter counts for non-Latin alphabets.
     """
-    adj, before_upper, after_lower, after_digit, alone, inside, contraction, window, initial = (b"",) * 9
+    adj, before_upper, after_lower, after_digit, alone, inside, contraction, window, initial, behind = (b"",) * 10
     line_letters: int | None = None
     words = b""
     if adjacent and len(adjacent) >= 9:
@@ -1012,6 +1025,7 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
          line_letters) = cast(Context, adjacent)[:9]
         words = cast(Context, adjacent)[9] if len(adjacent) > 9 else window
         initial = cast(Context, adjacent)[10] if len(adjacent) > 10 else b""
+        behind = cast(Context, adjacent)[11] if len(adjacent) > 11 else b""
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
     # (the order of the bytes changes no sum: the packed sums are integers)
@@ -1066,12 +1080,16 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # MIX_NATS * mixed; pages without languages bound at the floor
     mix_nats = [m * MIX_NATS for m in mixes]
     case_scale = 1.0
-    if initial:
+    if window:
         # (read in the window, as the contexts are: scaled to the counts)
         in_window = len(window.translate(None, _ASCII))
         if in_window and in_window < high:
             case_scale = high / in_window
     case = _case_terms(ns, pick, initial, case_scale)
+    if bs and window:
+        apostrophes = _apostrophe_terms(ns, pick, behind, case_scale)
+        if apostrophes is not None:
+            case = list(map(add, case, apostrophes))
     values = [u * scale + tops[k] + c for u, k, c in zip(ub_sums, _bound_sets, case, strict=True)]
     if _floor_rows:
         floor_bound = high * math.log(FLOOR)
@@ -1157,8 +1175,11 @@ def page_log_likelihood(data: bytes, label: str) -> float:
     best, _, lang = _evaluate(label, ns, pick, _beta_binomials(high, letters), high)
     window = adjacent[7]
     in_window = len(window.translate(None, _ASCII))
-    best += _case_terms(ns, pick, adjacent[10], high / in_window if in_window and in_window < high else 1.0
-                        )[SINGLE_BYTE.index(label)]
+    scale = high / in_window if in_window and in_window < high else 1.0
+    best += _case_terms(ns, pick, adjacent[10], scale)[SINGLE_BYTE.index(label)]
+    apostrophes = _apostrophe_terms(ns, pick, adjacent[11], scale)
+    if apostrophes is not None:
+        best += apostrophes[SINGLE_BYTE.index(label)]
     if lang < 0:
         return -math.inf
     field = 64 * _bound_labels.index(label)
