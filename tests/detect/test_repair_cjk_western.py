@@ -89,9 +89,36 @@ def test_d47_east_asian_words_alone_in_markup_stay() -> None:
     for clean in ("I vs. \u718a It's Destiny...", "<dc:subject>\u8eab\u8fba</dc:subject>",
                   "\t\t<title>\u7a93</title>"):
         assert repair(clean).text == clean
-    # a Western text whose only accent is a word alone stays too (D47's price)
-    moji = _moji("\u00c6r unsen som aredkvas erem.", "cp1252", "big5")
-    assert repair(moji).text == moji
+    # (a Western text whose only accent is a word alone comes back since D85)
+
+
+def test_d85_an_accented_word_alone_comes_back() -> None:
+    # the only accent starts a short word: its CJK character stands alone, touching no ASCII
+    # letter; a rare character (no likelier than random as Chinese or Japanese) that reads back
+    # as a word whose letters have a language's neighbours is Western text
+    for original, page, step in (("\u00c6r unsen som aredkvas erem.", "big5", "big5"),
+                                 ("\u00dcs komentotz ierneur melfenn rd ali", "gbk", "gbk"),
+                                 ("So dlera landerho ionkters \u00f6r\u00e4f", "gbk", "gbk"),
+                                 ("So, esteu. \u00c9t usper reff femettes rest", "big5", "big5")):
+        moji = _moji(original, "cp1252", page)
+        assert repair(moji) == Repair(original, ((step, "windows-1252"),)), original
+
+
+def test_d85_east_asian_words_alone_that_stay() -> None:
+    from onemail.detect._repair import _neighbours_fit, _no_east_word, _word_shaped
+
+    # common characters (愛, 在, 身辺: likelier than random as Chinese or Japanese) are words
+    assert not _no_east_word("\u611b") and not _no_east_word("\u5728") and not _no_east_word("\u8eab\u8fba")
+    assert _no_east_word("\u8eb6") and _no_east_word("\u9c0e\u92d0")  # 躶, 鰎鋐: unseen in the profiles
+    assert not _no_east_word("\uc0ac\ub791")  # Hangul: Korean's model decides
+    # 熊 is unseen in the profiles, but its Shift_JIS and Big5 readings have no word's shape
+    assert not _word_shaped("\u0152F") and not _word_shaped("\u00c9\u00ed\u00dex")
+    assert _word_shaped("\u00c6r") and _word_shaped("\u00f6r\u00e4f") and _word_shaped("\u00e9")
+    # the letters' neighbours: "Ìx" (忞 read through Big5) and "šr" start no word of any language
+    assert _neighbours_fit("\u00dcs", "windows-1252") and _neighbours_fit("\u00e9n", "windows-1252")
+    assert not _neighbours_fit("\u00ccx", "windows-1252") and not _neighbours_fit("\u0161r", "windows-1252")
+    for clean in ("\u5fde<br>", "Id somedufas (\u6b73) onsi ents fulleho bourdu pla", "I vs. \u718a It's Destiny..."):
+        assert repair(clean).text == clean
 
 
 def test_d48_korean_read_as_gbk_or_big5_comes_back() -> None:

@@ -35,7 +35,9 @@ Latin and script-less text may go anywhere.
 
 Western text read as a CJK page (D38, D44, D45, D47): its reading back must be one
 language's letters (a sign every language uses between ASCII characters counts for none), an
-East Asian character must touch an ASCII letter and one standing alone must read as a word;
+East Asian character must touch an ASCII letter and one standing alone must read as a word
+(or, D85, be characters no likelier than random as Chinese or Japanese whose reading has a word's
+shape and a language's neighbours);
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
@@ -912,19 +914,62 @@ _EAST_IN_WORD = re.compile(f"[{_EAST_CHARS}{_PRIVATE_CHARS}](?:(?<=[A-Za-z].)|(?
 
 def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
     """True when every East Asian run of ``text`` that stands as a word of its own reads, through
-    ``wrong`` and ``right`` (a CJK page and a Western one), as a word: letters only, an ASCII
-    one among them (D47). Western text read as a CJK page makes such a run from a short word
-    that starts with an accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in
-    Latin prose or code (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``."""
-    if _EAST_IN_WORD.search(text) is None:
-        return False  # every run alone: no accented letter inside a word (D47)
+    ``wrong`` and ``right`` (a CJK page and a Western one), as a word (D47, D85).
+
+    With an East Asian character beside an ASCII letter in the text (an accented letter read
+    with its neighbour, D47), a run alone must read as letters only, an ASCII one among them:
+    Western text read as a CJK page makes such a run from a short word that starts with an
+    accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in Latin prose or code
+    (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``. Without one, or for a run
+    that reads as non-ASCII letters only, the run must also be no East Asian word
+    (:func:`_no_east_word`: characters no likelier than random ones as Chinese or Japanese) and
+    read with the shape of a word (:func:`_word_shaped`, D85): ``Üs komentotz`` for GBK ``躶``,
+    ``Ær unsen`` for Big5 ``鑼``; ``I vs. 熊`` (``ŒF``) and ``身辺`` (``ÉíÞx``) stay."""
+    glued = _EAST_IN_WORD.search(text) is not None
+    alone = False
     for m in _ALONE_EAST.finditer(text):
+        alone = True
         data = _encode(m.group(), wrong)
         word = _decode(data, right) if data is not None else None
-        # (letters only, at least one non-ASCII and one ASCII)
-        if word is None or not word.isalpha() or word.isascii() or not word.encode("ascii", "ignore"):
+        # (letters only, at least one non-ASCII)
+        if word is None or not word.isalpha() or word.isascii():
             return False
-    return True
+        with_ascii = bool(word.encode("ascii", "ignore"))
+        if glued and with_ascii:
+            continue  # (D47)
+        if (not (glued or with_ascii) or not _word_shaped(word) or not _no_east_word(m.group())
+                or not _neighbours_fit(word, right)):
+            return False  # (D85)
+    return glued or alone
+
+
+def _word_shaped(word: str) -> bool:
+    """True when ``word`` (letters) has the shape of a word: a capital or a small letter, then
+    small letters only (D85; D29's rule: no word has a capital after a small letter, and a
+    word of two capitals is an abbreviation, not the accented word a CJK page's run alone
+    stands for)."""
+    return word[1:].islower() or len(word) == 1
+
+
+def _neighbours_fit(word: str, page: str) -> bool:
+    """True when the letters of ``word`` (a Latin word on the Western ``page``) have neighbours
+    at least as likely as letters in general do, in some language written in ``page``
+    (:func:`onemail.detect._langmodel.best_context_log_likelihood` >= 0, D85): ``Üs``, ``Ær``,
+    ``én``; not ``Ìx`` nor ``šr``, whose letters start no word and take no such neighbour."""
+    from ._langmodel import best_context_log_likelihood
+
+    data = _encode(word, page)
+    return data is not None and best_context_log_likelihood(data, page) >= 0
+
+
+def _no_east_word(run: str) -> bool:
+    """True when the East Asian ``run`` is no likelier than random characters as Chinese and as
+    Japanese (D65's model, D85: the characters of a reading of other bytes); a run with
+    Hangul is never such (Korean's own model decides Hangul, D51)."""
+    if _ALL_HANGUL.search(run) is not None:
+        return False
+    nats, _ = _log_ratios(run)
+    return max(nats) <= 0
 
 
 # A half-width katakana or half-width punctuation (U+FF61..U+FF9F) with no half-width neighbour
