@@ -185,3 +185,17 @@ def test_d73_an_ideograph_between_ascii_in_mostly_east_asian_text() -> None:
     # Western text read as GBK keeps the rule: an ideograph against ASCII letters in Latin prose
     for clean in ("Se\u00f1or M\u00fcller", "El ni\u00f1o", "\u00d1o\u00f1o", "S\u00e3o Paulo"):
         assert repair(clean).text == clean
+
+
+def test_d86_the_ascii_letters_the_trail_bytes_become() -> None:
+    from onemail.detect._langmodel import ascii_letter_log_likelihood
+
+    # 鉶 is GBK E3 6F ("ão") and Big5 E4 78 ("äx"); 髊 is Big5 F5 65 ("õe") and GBK F3 71
+    # ("óq"): the non-ASCII letters alone favour "ä" and "ó", the letters after them decide
+    for original, page in (("Era v\u00e3o", "gbk"), ("Mossossi esoroste eus\u00f5estr s", "big5"),
+                           ("Aravraesp dasso \u00f5est da rechuman as, \u00edve", "big5")):
+        moji = _moji(original, "cp1252", page)
+        assert repair(moji) == Repair(original, ((page, "windows-1252"),)), original
+    assert ascii_letter_log_likelihood(b"o") > ascii_letter_log_likelihood(b"x")
+    assert ascii_letter_log_likelihood(b"E") == ascii_letter_log_likelihood(b"e")  # (case-folded)
+    assert ascii_letter_log_likelihood(b"\xe3 - 1") == 0.0

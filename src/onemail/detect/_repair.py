@@ -2137,8 +2137,12 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     and GBK ``E7 6E``: ``ç_`` or ``ón``), and the score, without a frequency signal for Latin
     text, cannot tell them apart. Only readings within ``MARGIN`` of the best score compete;
     the fit is :func:`onemail.detect._langmodel.page_log_likelihood` of the bytes read by
-    ``right``; ties keep the pair order."""
-    from ._langmodel import MIX_NATS, page_log_likelihood
+    ``right``, less ``MIX_NATS`` per place no word writes (D78), plus ``ASCII_WEIGHT`` times the
+    log-likelihood of the text's ASCII letters under all languages' pooled frequencies (D86:
+    the pages' readings differ in the ASCII letters the trail bytes become, ``vão`` or ``väx``
+    for GBK or Big5 ``鉶``, which the non-ASCII letters' model does not see); ties keep the pair
+    order."""
+    from ._langmodel import ASCII_WEIGHT, MIX_NATS, ascii_letter_log_likelihood, page_log_likelihood
 
     top = best[0][2]
     competing = [row for row in western if row[0] >= top - MARGIN]
@@ -2155,6 +2159,8 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
             if data is not None:
                 # a sign between two letters, a capital after a small letter: no word's (D78)
                 fit -= MIX_NATS * _not_in_words(_decode(data, right) or "")
+                # the ASCII letters the trail bytes became (D86), tempered as D61's are
+                fit += ASCII_WEIGHT * ascii_letter_log_likelihood(data)
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
