@@ -199,3 +199,15 @@ def test_d86_the_ascii_letters_the_trail_bytes_become() -> None:
     assert ascii_letter_log_likelihood(b"o") > ascii_letter_log_likelihood(b"x")
     assert ascii_letter_log_likelihood(b"E") == ascii_letter_log_likelihood(b"e")  # (case-folded)
     assert ascii_letter_log_likelihood(b"\xe3 - 1") == 0.0
+
+
+def test_d87_one_archaic_greek_letter_is_no_reading() -> None:
+    # Danish "Ås" read as GBK is 舠 (C5 73); its Big5 bytes, CD B1, read as UTF-8 are "ͱ"
+    # (GREEK SMALL LETTER HETA): one archaic letter, no symbol as "γ" may be, and the UTF-8
+    # reading won over the Western one (D11)
+    original = "For ejdsk. \u00c5s"
+    moji = _moji(original, "cp1252", "gbk")
+    assert moji == "For ejdsk. \u8220"
+    assert repair(moji) == Repair(original, (("gbk", "windows-1252"),))
+    for clean in ("IL2R\u03b3", "x \u03d1 y", "IL2R\u0371"):
+        assert repair(clean).text == clean

@@ -868,6 +868,9 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
+    if new.greek == old.greek + 1 and new_alpha <= old_alpha and _ARCHAIC_GREEK.search(new_text) is not None and (
+            _count(_ARCHAIC_GREEK, new_text) > _count(_ARCHAIC_GREEK, old_text)):
+        return False  # one archaic Greek letter is no symbol either: "ͱ" for Big5 "舠" (D87)
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not western_checked and (
             not _western_shape(old_text) or not _consistent(new_text)
             or not _alone_runs_are_words(old_text, wrong, right)):
@@ -887,6 +890,13 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
     if right in _CJK_PAGES and new.han and not new.kana and new.half_kana > new.han:
         return False  # half-width katakana outnumbering the kanji, no kana (D31)
     return True
+
+
+#: The archaic and Coptic letters of the Greek block (heta, sampi, digamma, koppa, stigma, sho,
+#: san and the Coptic letters: U+0370..U+0373, U+0376..U+0377, U+03D8..U+03EF, U+03F7..U+03F8,
+#: U+03FA..U+03FB; rare, D74), which no text writes as a symbol, unlike the mathematical
+#: ``ϑ ϕ ϖ ϵ`` of the block (D87).
+_ARCHAIC_GREEK = re.compile("[\u0370-\u0373\u0376\u0377\u03d8-\u03ef\u03f7\u03f8\u03fa\u03fb]")
 
 
 #: Character-class ranges of the East Asian scripts, the one place the patterns below take them
