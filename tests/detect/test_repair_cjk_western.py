@@ -211,3 +211,25 @@ def test_d87_one_archaic_greek_letter_is_no_reading() -> None:
     assert repair(moji) == Repair(original, (("gbk", "windows-1252"),))
     for clean in ("IL2R\u03b3", "x \u03d1 y", "IL2R\u0371"):
         assert repair(clean).text == clean
+
+
+def test_d88_quotes_around_a_word_without_an_accent() -> None:
+    from onemail.detect._repair import _alone_runs_are_words, _signs_at_words
+
+    # German quotes and an ellipsis in windows-1252 read as Shift_JIS: 兎 (93 65) and 賠 (94 85);
+    # no letter comes back, only typography at a word's edges (EUC-KR's reading was taken,
+    # "÷ÍrdeÛÓ")
+    original = "Ic \u201cerde\u201d\u2026 Ich"
+    moji = _moji(original, "cp1252", "cp932")
+    assert moji == "Ic \u514erde\u8ce0 Ich"
+    assert repair(moji) == Repair(original, (("shift_jis", "windows-1252"),))
+    assert [_signs_at_words(t) for t in ("\u201cerde\u201d\u2026", "don\u2019t", "\u00bfqu\u00e9")] == [True, True, True]
+    # a sign inside a word, a closing mark opening one, marks touching no letter: Shift_JIS
+    # text glued to English words stays
+    assert [_signs_at_words(t) for t in ("\u201cI\u2013k\u2039\u2026m", "\u2019B\u201a\u00abmp", "\u201a\u00b7r",
+                                         " \u2013 ")] == [False] * 4
+    for clean in ("Ionrenti \u7684\u5317\u7403mandshela getediess", "De also edn \u9054\u304dmp readie",
+                  "Ingso barl, assio nov ori sakospe ded, \u3059r"):
+        assert repair(clean).text == clean
+    # a run alone that opens a quoted word ("“e", the text cut short) reads back as a word
+    assert _alone_runs_are_words("Sidtedere \u8aa1till \u514e", "shift_jis", "windows-1252")

@@ -38,6 +38,7 @@ language's letters (a sign every language uses between ASCII characters counts f
 East Asian character must touch an ASCII letter and one standing alone must read as a word
 (or, D85, be characters no likelier than random as Chinese or Japanese whose reading has a word's
 shape and a language's neighbours);
+a reading without letters is Western when its quotes stand at words' edges (D88);
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
@@ -718,7 +719,8 @@ def _one_language_bytes(data: bytes, page: str) -> bool:
 def _western_letters(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are Latin letters of U+00C0..U+017F, small
     ones or a capital that starts a word before a small letter, and punctuation every language
-    uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an
+    uses (quotes, dashes, the ellipsis), at least one letter (or none, the punctuation at words'
+    edges: :func:`_signs_at_words`, D88), each run of the letters with an
     ASCII letter beside it, no punctuation right before a letter (D79): the shape of a Western
     word's accents (``osiónibl``, ``sseiße``, ``Ãos``, ``“Ilitersér”…``), which a CJK page's
     text read as windows-1252 does not have: each of its characters is two bytes, mostly both
@@ -729,8 +731,42 @@ def _western_letters(text: str) -> bool:
     letter, alone, sign, sign_before = _western_letter_res()
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     letters = _count(letter, text)
-    return (bool(letters) and letters + _count(sign, text) == n_high and alone.search(text) is None
-            and sign_before.search(text) is None)
+    n_signs = _count(sign, text)
+    return (letters + n_signs == n_high and bool(letters or (n_signs and _signs_at_words(text)))
+            and alone.search(text) is None and sign_before.search(text) is None)
+
+
+def _signs_at_words(text: str) -> bool:
+    """True when every run of the punctuation of :func:`_western_letters` in ``text`` stands at
+    the edge of a word of ASCII letters as typography puts it there (D88): opening quotes and
+    inverted marks before a word (``“erde``), closing quotes and the ellipsis after one
+    (``erde”…``), an apostrophe inside one (``don’t``): Western text without an accent. A run
+    that touches no letter, stands inside a word (``I–k``) or opens one with a closing mark is
+    a CJK page's bytes read as signs (``’B‚«mp`` for Shift_JIS ``達き``)."""
+    if not _SIGN_APART:
+        _SIGN_APART.append(re.compile(_western_letter_res()[2].pattern + "+"))
+    for m in _SIGN_APART[0].finditer(text):
+        i, j = m.span()
+        before = i > 0 and text[i - 1].isascii() and text[i - 1].isalpha()
+        after = j < len(text) and text[j].isascii() and text[j].isalpha()
+        run = m.group()
+        if before and after:
+            if run not in _APOSTROPHES:
+                return False
+        elif after:
+            if run.strip(_OPENING):
+                return False
+        elif not before or run.strip(_CLOSING):
+            return False
+    return True
+
+
+#: Typography's marks at a word's edges (D88): the apostrophes inside a word, the opening quotes
+#: and inverted marks before one, the closing quotes and the ellipsis after one.
+_APOSTROPHES = ("\u2019", "\u2018")
+_OPENING = "\u201c\u2018\u201e\u201a\u00ab\u2039\u00bf\u00a1"
+_CLOSING = "\u201d\u2019\u00bb\u203a\u2026"
+_SIGN_APART: list[re.Pattern[str]] = []
 
 
 def _western_letter_bytes(data: bytes, page: str) -> bool:
@@ -755,8 +791,11 @@ def _western_letter_bytes(data: bytes, page: str) -> bool:
     n_high = len(data.translate(None, _ASCII_BYTES))
     letters = _count(found[0], data)
     n_signs = _count(found[2], data) if found[2] is not None else 0
-    return (bool(letters) and letters + n_signs == n_high and found[1].search(data) is None
-            and (found[3] is None or found[3].search(data) is None))
+    if letters + n_signs != n_high or found[1].search(data) is not None or (
+            found[3] is not None and found[3].search(data) is not None):
+        return False
+    # (no letter: punctuation around words, D88, decided on the text, which is short of signs)
+    return bool(letters) or (bool(n_signs) and _signs_at_words(_decode(data, page) or ""))
 
 
 #: The punctuation of Latin-1 and General Punctuation (the signs of every language D79 allows:
@@ -941,6 +980,8 @@ def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
         alone = True
         data = _encode(m.group(), wrong)
         word = _decode(data, right) if data is not None else None
+        if glued and word is not None and word[0] in _OPENING and word.lstrip(_OPENING).isalpha():
+            continue  # a quoted word's opening: "“e" for Shift_JIS "兎" (D88)
         # (letters only, at least one non-ASCII)
         if word is None or not word.isalpha() or word.isascii():
             return False
