@@ -986,6 +986,25 @@ def _ascii_terms(window: bytes) -> list[float]:
     return list(spread(terms))
 
 
+def ascii_letter_log_likelihood(data: bytes) -> float:
+    """Return the log-likelihood (nats, a ``float``, at most 0) of the ASCII letters of ``data``,
+    case-folded, under all languages' pooled letter frequencies (``ASCII_LETTERS``, each
+    language's backed off as :func:`_ascii_tables` does): the evidence of the ASCII letters
+    that readings of one text differ in (D86: a CJK character's trail byte read back).
+
+    >>> ascii_letter_log_likelihood(b"o") > ascii_letter_log_likelihood(b"x")
+    True
+    """
+    pooled = _ascii_tables()[1]
+    letters = data.translate(_FOLD_ASCII, _NOT_LOWER_FOLDED)
+    return -sum(map(mul, map(letters.count, range(0x61, 0x7B)), pooled)) if letters else 0.0
+
+
+#: Case-folding of the ASCII capitals, and the bytes that are no ASCII letter (deleted).
+_FOLD_ASCII = bytes(b | 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
+_NOT_LOWER_FOLDED = bytes(b for b in range(256) if not (0x61 <= b <= 0x7A or 0x41 <= b <= 0x5A))
+
+
 def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
                      adjacent: Context | tuple[bytes, bytes, bytes] | None = None) -> list[tuple[float, str, float]]:
     """Return ``[(log-likelihood, label, fit)]`` of the two best single-byte pages, best first.
@@ -1376,6 +1395,21 @@ def context_log_likelihood(window: bytes, label: str, lang: str,
         before, after = row
         total += before[classes[window[i - 1]] if i else 26] + after[classes[window[i + 1]] if i < last else 26]
     return total
+
+
+def best_context_log_likelihood(data: bytes, label: str) -> float:
+    """Return the highest :func:`context_log_likelihood` (nats, a ``float``) of ``data`` read by
+    ``label`` over the languages written in ``label`` (``-inf`` for a page of no language):
+    whether the neighbours of its letters are as some language's letters have them, where the
+    letters themselves may be any language's (D85: a short word read back from a CJK page).
+
+    >>> best_context_log_likelihood("\u00dcs".encode("cp1252"), "windows-1252") > 0
+    True
+    >>> best_context_log_likelihood("\u00ccx".encode("cp1252"), "windows-1252") < 0
+    True
+    """
+    langs = _page_langs().get(label, ())
+    return max((context_log_likelihood(data, label, lang) for lang in langs), default=-math.inf)
 
 
 def _neighbour_classes(label: str) -> bytes:

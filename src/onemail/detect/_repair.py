@@ -35,7 +35,10 @@ Latin and script-less text may go anywhere.
 
 Western text read as a CJK page (D38, D44, D45, D47): its reading back must be one
 language's letters (a sign every language uses between ASCII characters counts for none), an
-East Asian character must touch an ASCII letter and one standing alone must read as a word;
+East Asian character must touch an ASCII letter and one standing alone must read as a word
+(or, D85, be characters no likelier than random as Chinese or Japanese whose reading has a word's
+shape and a language's neighbours);
+a reading without letters is Western when its quotes stand at words' edges (D88);
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
@@ -716,7 +719,8 @@ def _one_language_bytes(data: bytes, page: str) -> bool:
 def _western_letters(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are Latin letters of U+00C0..U+017F, small
     ones or a capital that starts a word before a small letter, and punctuation every language
-    uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an
+    uses (quotes, dashes, the ellipsis), at least one letter (or none, the punctuation at words'
+    edges: :func:`_signs_at_words`, D88), each run of the letters with an
     ASCII letter beside it, no punctuation right before a letter (D79): the shape of a Western
     word's accents (``osiónibl``, ``sseiße``, ``Ãos``, ``“Ilitersér”…``), which a CJK page's
     text read as windows-1252 does not have: each of its characters is two bytes, mostly both
@@ -727,8 +731,42 @@ def _western_letters(text: str) -> bool:
     letter, alone, sign, sign_before = _western_letter_res()
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     letters = _count(letter, text)
-    return (bool(letters) and letters + _count(sign, text) == n_high and alone.search(text) is None
-            and sign_before.search(text) is None)
+    n_signs = _count(sign, text)
+    return (letters + n_signs == n_high and bool(letters or (n_signs and _signs_at_words(text)))
+            and alone.search(text) is None and sign_before.search(text) is None)
+
+
+def _signs_at_words(text: str) -> bool:
+    """True when every run of the punctuation of :func:`_western_letters` in ``text`` stands at
+    the edge of a word of ASCII letters as typography puts it there (D88): opening quotes and
+    inverted marks before a word (``“erde``), closing quotes and the ellipsis after one
+    (``erde”…``), an apostrophe inside one (``don’t``): Western text without an accent. A run
+    that touches no letter, stands inside a word (``I–k``) or opens one with a closing mark is
+    a CJK page's bytes read as signs (``’B‚«mp`` for Shift_JIS ``達き``)."""
+    if not _SIGN_APART:
+        _SIGN_APART.append(re.compile(_western_letter_res()[2].pattern + "+"))
+    for m in _SIGN_APART[0].finditer(text):
+        i, j = m.span()
+        before = i > 0 and text[i - 1].isascii() and text[i - 1].isalpha()
+        after = j < len(text) and text[j].isascii() and text[j].isalpha()
+        run = m.group()
+        if before and after:
+            if run not in _APOSTROPHES:
+                return False
+        elif after:
+            if run.strip(_OPENING):
+                return False
+        elif not before or run.strip(_CLOSING):
+            return False
+    return True
+
+
+#: Typography's marks at a word's edges (D88): the apostrophes inside a word, the opening quotes
+#: and inverted marks before one, the closing quotes and the ellipsis after one.
+_APOSTROPHES = ("\u2019", "\u2018")
+_OPENING = "\u201c\u2018\u201e\u201a\u00ab\u2039\u00bf\u00a1"
+_CLOSING = "\u201d\u2019\u00bb\u203a\u2026"
+_SIGN_APART: list[re.Pattern[str]] = []
 
 
 def _western_letter_bytes(data: bytes, page: str) -> bool:
@@ -753,8 +791,11 @@ def _western_letter_bytes(data: bytes, page: str) -> bool:
     n_high = len(data.translate(None, _ASCII_BYTES))
     letters = _count(found[0], data)
     n_signs = _count(found[2], data) if found[2] is not None else 0
-    return (bool(letters) and letters + n_signs == n_high and found[1].search(data) is None
-            and (found[3] is None or found[3].search(data) is None))
+    if letters + n_signs != n_high or found[1].search(data) is not None or (
+            found[3] is not None and found[3].search(data) is not None):
+        return False
+    # (no letter: punctuation around words, D88, decided on the text, which is short of signs)
+    return bool(letters) or (bool(n_signs) and _signs_at_words(_decode(data, page) or ""))
 
 
 #: The punctuation of Latin-1 and General Punctuation (the signs of every language D79 allows:
@@ -866,6 +907,9 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
+    if new.greek == old.greek + 1 and new_alpha <= old_alpha and _ARCHAIC_GREEK.search(new_text) is not None and (
+            _count(_ARCHAIC_GREEK, new_text) > _count(_ARCHAIC_GREEK, old_text)):
+        return False  # one archaic Greek letter is no symbol either: "ͱ" for Big5 "舠" (D87)
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not western_checked and (
             not _western_shape(old_text) or not _consistent(new_text)
             or not _alone_runs_are_words(old_text, wrong, right)):
@@ -885,6 +929,13 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
     if right in _CJK_PAGES and new.han and not new.kana and new.half_kana > new.han:
         return False  # half-width katakana outnumbering the kanji, no kana (D31)
     return True
+
+
+#: The archaic and Coptic letters of the Greek block (heta, sampi, digamma, koppa, stigma, sho,
+#: san and the Coptic letters: U+0370..U+0373, U+0376..U+0377, U+03D8..U+03EF, U+03F7..U+03F8,
+#: U+03FA..U+03FB; rare, D74), which no text writes as a symbol, unlike the mathematical
+#: ``ϑ ϕ ϖ ϵ`` of the block (D87).
+_ARCHAIC_GREEK = re.compile("[\u0370-\u0373\u0376\u0377\u03d8-\u03ef\u03f7\u03f8\u03fa\u03fb]")
 
 
 #: Character-class ranges of the East Asian scripts, the one place the patterns below take them
@@ -912,19 +963,64 @@ _EAST_IN_WORD = re.compile(f"[{_EAST_CHARS}{_PRIVATE_CHARS}](?:(?<=[A-Za-z].)|(?
 
 def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
     """True when every East Asian run of ``text`` that stands as a word of its own reads, through
-    ``wrong`` and ``right`` (a CJK page and a Western one), as a word: letters only, an ASCII
-    one among them (D47). Western text read as a CJK page makes such a run from a short word
-    that starts with an accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in
-    Latin prose or code (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``."""
-    if _EAST_IN_WORD.search(text) is None:
-        return False  # every run alone: no accented letter inside a word (D47)
+    ``wrong`` and ``right`` (a CJK page and a Western one), as a word (D47, D85).
+
+    With an East Asian character beside an ASCII letter in the text (an accented letter read
+    with its neighbour, D47), a run alone must read as letters only, an ASCII one among them:
+    Western text read as a CJK page makes such a run from a short word that starts with an
+    accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in Latin prose or code
+    (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``. Without one, or for a run
+    that reads as non-ASCII letters only, the run must also be no East Asian word
+    (:func:`_no_east_word`: characters no likelier than random ones as Chinese or Japanese) and
+    read with the shape of a word (:func:`_word_shaped`, D85): ``Üs komentotz`` for GBK ``躶``,
+    ``Ær unsen`` for Big5 ``鑼``; ``I vs. 熊`` (``ŒF``) and ``身辺`` (``ÉíÞx``) stay."""
+    glued = _EAST_IN_WORD.search(text) is not None
+    alone = False
     for m in _ALONE_EAST.finditer(text):
+        alone = True
         data = _encode(m.group(), wrong)
         word = _decode(data, right) if data is not None else None
-        # (letters only, at least one non-ASCII and one ASCII)
-        if word is None or not word.isalpha() or word.isascii() or not word.encode("ascii", "ignore"):
+        if glued and word is not None and word[0] in _OPENING and word.lstrip(_OPENING).isalpha():
+            continue  # a quoted word's opening: "“e" for Shift_JIS "兎" (D88)
+        # (letters only, at least one non-ASCII)
+        if word is None or not word.isalpha() or word.isascii():
             return False
-    return True
+        with_ascii = bool(word.encode("ascii", "ignore"))
+        if glued and with_ascii:
+            continue  # (D47)
+        if (not (glued or with_ascii) or not _word_shaped(word) or not _no_east_word(m.group())
+                or not _neighbours_fit(word, right)):
+            return False  # (D85)
+    return glued or alone
+
+
+def _word_shaped(word: str) -> bool:
+    """True when ``word`` (letters) has the shape of a word: a capital or a small letter, then
+    small letters only (D85; D29's rule: no word has a capital after a small letter, and a
+    word of two capitals is an abbreviation, not the accented word a CJK page's run alone
+    stands for)."""
+    return word[1:].islower() or len(word) == 1
+
+
+def _neighbours_fit(word: str, page: str) -> bool:
+    """True when the letters of ``word`` (a Latin word on the Western ``page``) have neighbours
+    at least as likely as letters in general do, in some language written in ``page``
+    (:func:`onemail.detect._langmodel.best_context_log_likelihood` >= 0, D85): ``Üs``, ``Ær``,
+    ``én``; not ``Ìx`` nor ``šr``, whose letters start no word and take no such neighbour."""
+    from ._langmodel import best_context_log_likelihood
+
+    data = _encode(word, page)
+    return data is not None and best_context_log_likelihood(data, page) >= 0
+
+
+def _no_east_word(run: str) -> bool:
+    """True when the East Asian ``run`` is no likelier than random characters as Chinese and as
+    Japanese (D65's model, D85: the characters of a reading of other bytes); a run with
+    Hangul is never such (Korean's own model decides Hangul, D51)."""
+    if _ALL_HANGUL.search(run) is not None:
+        return False
+    nats, _ = _log_ratios(run)
+    return max(nats) <= 0
 
 
 # A half-width katakana or half-width punctuation (U+FF61..U+FF9F) with no half-width neighbour
@@ -2092,8 +2188,12 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     and GBK ``E7 6E``: ``ç_`` or ``ón``), and the score, without a frequency signal for Latin
     text, cannot tell them apart. Only readings within ``MARGIN`` of the best score compete;
     the fit is :func:`onemail.detect._langmodel.page_log_likelihood` of the bytes read by
-    ``right``; ties keep the pair order."""
-    from ._langmodel import MIX_NATS, page_log_likelihood
+    ``right``, less ``MIX_NATS`` per place no word writes (D78), plus ``ASCII_WEIGHT`` times the
+    log-likelihood of the text's ASCII letters under all languages' pooled frequencies (D86:
+    the pages' readings differ in the ASCII letters the trail bytes become, ``vão`` or ``väx``
+    for GBK or Big5 ``鉶``, which the non-ASCII letters' model does not see); ties keep the pair
+    order."""
+    from ._langmodel import ASCII_WEIGHT, MIX_NATS, ascii_letter_log_likelihood, page_log_likelihood
 
     top = best[0][2]
     competing = [row for row in western if row[0] >= top - MARGIN]
@@ -2110,6 +2210,8 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
             if data is not None:
                 # a sign between two letters, a capital after a small letter: no word's (D78)
                 fit -= MIX_NATS * _not_in_words(_decode(data, right) or "")
+                # the ASCII letters the trail bytes became (D86), tempered as D61's are
+                fit += ASCII_WEIGHT * ascii_letter_log_likelihood(data)
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
