@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onemail.detect import Repair, apply_steps, detect, render_chain, repair
-from onemail.detect._repair import MAX_ROUNDS, PAIRS, _chinese_log_ratio, _score, _vetoed
+from onemail.detect._repair import MAX_ROUNDS, PAIRS, _chinese_log_ratio, _glued_syllables, _score, _vetoed
 
 
 def test_repairs_utf8_read_as_windows_1252():
@@ -718,20 +718,32 @@ def test_d65_clean_chinese_and_japanese_stay():
         assert repair(clean) == Repair(clean, ()), clean
 
 
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): Korean of three syllables read as Big5 "
-                   "(D48 asks KOREAN_MIN, 4, syllables and ideographs); generated euc-kr>big5 short 95 % "
-                   "(bench/repair.py, 20 cases)")
-def test_limit_three_korean_syllables_read_as_big5():
-    mojibake = "계감 해 경".encode("euc_kr").decode("big5")
-    assert mojibake == "啗馬 п 唳"
-    assert repair(mojibake).text == "계감 해 경"
+def test_d90_korean_read_as_big5_with_kana_and_cyrillic():
+    """D90 (was a known limit: generated euc-kr>big5 short 95 %): Big5 reads EUC-KR's rows
+    0xC6..0xC8 (``해``, ``하``, ``했``...) as its ETEN extensions, kana, Cyrillic letters and
+    circled numbers, so the reading of four syllables may hold three ideographs; D48's count
+    of ``KOREAN_MIN`` is taken on the non-ASCII characters (each one a syllable's two bytes)."""
+    for text, mojibake in (("계감 해 경", "啗馬 п 唳"), ("품심. 위, 러", "ヶ褕. 嬪, 楝")):
+        assert text.encode("euc_kr").decode("big5") == mojibake
+        assert repair(mojibake) == Repair(text, (("big5", "euc-kr"),)), mojibake
+    assert "해".encode("euc_kr").decode("big5") == "п"
+    # (three syllables stay under D48's count; clean Chinese and Japanese are not read as Korean)
+    assert repair("啗馬 п").steps == ()
+    for clean in ("東京都千代田区の会議", "なしアるす年が", "臺灣大學", "我們明天去台北開會"):
+        assert repair(clean) == Repair(clean, ()), clean
 
 
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): a Latin word's UTF-8 letters read as "
-                   "EUC-KR glued to its ASCII letters (only the syllable touching them is suspect): 52.3 -> 55.0, "
-                   "under the 4-point margin; generated utf-8>euc-kr short 95 % (bench/repair.py, 20 cases)")
-def test_limit_utf8_letters_read_as_euc_kr_inside_a_word():
-    text = "Lm unmalaca hakmenem. Sara üçükl"
-    mojibake = text.encode("utf-8").decode("euc_kr")
-    assert mojibake == "Lm unmalaca hakmenem. Sara 체챌체kl"
-    assert repair(mojibake).text == text
+def test_d91_hangul_glued_before_a_small_letter_earns_no_frequency():
+    """D91 (was a known limit: generated utf-8>euc-kr short 95 %): UTF-8 read as EUC-KR makes a
+    syllable of each small accented letter (``ü`` 0xC3 0xBC is ``체``) glued to the rest of its
+    word; Korean puts Latin before its syllables (``PC를``), not a small letter right after
+    them, so such runs earn no frequency points and the UTF-8 reading passes the margin."""
+    for text, mojibake in (("Lm unmalaca hakmenem. Sara üçükl", "Lm unmalaca hakmenem. Sara 체챌체kl"),
+                           ("Alémul, tação e", "Al챕mul, ta챌찾o e")):
+        assert text.encode("utf-8").decode("euc_kr") == mojibake
+        assert repair(mojibake) == Repair(text, (("euc-kr", "utf-8"),)), mojibake
+    assert _glued_syllables("Sara 체챌체kl ta챌찾o e") == 5
+    assert _glued_syllables("PC를 켜고 e메일을 보내") == 0
+    assert _score("체챌체kl")[2].hangul_common == 0
+    for clean in ("PC를 켜고 e메일을 보내세요.", "삼성SDS와 LG전자가 발표했다", "카카오tv에서 봐요"):
+        assert repair(clean) == Repair(clean, ()), clean

@@ -471,6 +471,16 @@ _GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Z
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
+def _glued_syllables(text: str) -> int:
+    """The Hangul syllables of ``text`` in runs of two or more right before a small ASCII letter
+    (``체챌체kl``, ``ta챌찾o``), which earn the repair score no frequency points (D91): Korean puts
+    Latin before its syllables (``PC를``, ``e메일``), hardly ever a small letter right after
+    them, while UTF-8 read as EUC-KR makes a syllable of each small accented letter (``ü`` is
+    0xC3 0xBC, ``체``), glued to the rest of its word. A single such syllable beside an ASCII
+    letter is isolated and counted as noise already (:func:`onemail.detect._scoring.classify`)."""
+    return sum(len(run) for run in _HANGUL_GLUED.findall(text))
+
+
 def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
     """Return ``(repair score, script group, counts)`` of ``text`` (``c``: :func:`classify` of
     ``text`` when it is known, a fresh one, changed here)."""
@@ -478,6 +488,9 @@ def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
         c = classify(text)
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
+    if c.hangul_common and _HANGUL_GLUED_HINT.search(text) is not None:
+        # (syllables right before a small ASCII letter are no Korean word's, D91)
+        c.hangul_common = max(0, c.hangul_common - _glued_syllables(text))
     if c.common and not c.hangul and _no_chinese(text):
         c.common = 0  # (ideographs that are no Chinese nor Japanese earn no frequency points, D67)
     # (letters inside an ASCII word are no language's evidence, D49)
@@ -898,6 +911,9 @@ _HANGUL_CHARS = "\uac00-\ud7a3"
 _HALF_KANA_CHARS = "\uff61-\uff9f"
 _PRIVATE_CHARS = "\ue000-\uf8ff"
 _EAST_CHARS = _KANA_CHARS + _UNIFIED_CHARS + _HANGUL_CHARS + _COMPATIBILITY_CHARS + _HALF_KANA_CHARS
+#: A Hangul syllable right before a small ASCII letter, and a run of two or more so (D91).
+_HANGUL_GLUED_HINT = re.compile(f"[{_HANGUL_CHARS}][a-z]")
+_HANGUL_GLUED = re.compile(f"[{_HANGUL_CHARS}]{{2,}}(?=[a-z])")
 
 
 #: A run of East Asian (or private-use) characters that is a word of its own: no letter or digit
@@ -1483,6 +1499,15 @@ def _user_defined_in_japanese(text: str) -> bool:
     if c.han and not c.kana and c.half_kana > c.han:
         return False
     return c.common * 2 >= c.han
+def _high(text: str) -> int:
+    """The number of non-ASCII characters of ``text``: what a CJK page reads as double-byte
+    characters. Korean read as GBK or Big5 has one per syllable (D90): GBK reads every KS X
+    1001 syllable as an ideograph (rows 0xB0..0xC8 are GB2312's level 1), Big5 reads rows
+    0xC6..0xC8 (``퉤`` .. ``힝``: ``해``, ``했``, ``하``) as its ETEN extensions, kana, Cyrillic
+    letters and circled numbers (``해`` is ``п``), so the ideographs alone undercount them."""
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
 #: Korean read as a Chinese page comes back when its reading has at least this many syllables
 #: and at least this share of them among Korean's common ones (D48).
 KOREAN_MIN = 4
@@ -1795,7 +1820,7 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     if right in _CJK_PAGES:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
         # and Chinese read as EUC-KR: syllables that are no Korean, D51)
-        return (_odd_east_memo(old, text, memo) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
+        return (_odd_east_memo(old, text, memo) or (right == "euc-kr" and _high(text) >= KOREAN_MIN)
                 or (right in ("gbk", "big5") and (_not_korean(text) or _may_be_chinese_reading(text))))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
@@ -2263,7 +2288,8 @@ def _possible(text: str, memo: _Memo) -> bool:
     if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = memo["western"] = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
-    korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
+    # (D48: each syllable is one double-byte character of the Chinese page, D90)
+    korean = ("euc-kr",) if len(rights) == 1 and _high(text) >= KOREAN_MIN else ()
     # (ideographs may be the other Chinese page's reading, D65: its odds decide, on a reading)
     chinese = len(rights) == 1 and han
     may_be_chinese: bool | None = None  # (_may_be_chinese_reading of the text, once)
