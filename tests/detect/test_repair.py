@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from onemail.detect import Repair, apply_steps, detect, render_chain, repair
-from onemail.detect._repair import MAX_ROUNDS, PAIRS, _chinese_log_ratio, _glued_syllables, _score, _vetoed
+from onemail.detect._repair import (
+    CHINESE_ODDS_NATS,
+    MAX_ROUNDS,
+    PAIRS,
+    _chinese_log_ratio,
+    _glued_syllables,
+    _log_ratios,
+    _score,
+    _vetoed,
+)
 
 
 def test_repairs_utf8_read_as_windows_1252():
@@ -747,3 +756,22 @@ def test_d91_hangul_glued_before_a_small_letter_earns_no_frequency():
     assert _score("체챌체kl")[2].hangul_common == 0
     for clean in ("PC를 켜고 e메일을 보내세요.", "삼성SDS와 LG전자가 발표했다", "카카오tv에서 봐요"):
         assert repair(clean) == Repair(clean, ()), clean
+
+
+def test_d92_plain_chinese_beside_ascii_letters():
+    """D92 (visible gbk>latin1 and gbk>windows-1252 96.7 %): Chinese mixed with ASCII words has
+    common characters right beside ASCII letters, which D73 took for Western text read as GBK;
+    a reading at least ``CHINESE_ODDS_NATS`` likelier as Chinese than random characters is
+    taken (langdetect's zh counts, D65's model)."""
+    for text in ("就hello一下。", "hibernate加入jboss了"):
+        for page in ("latin-1", "cp1252"):
+            mojibake = text.encode("gbk").decode(page)
+            assert repair(mojibake).text == text, mojibake
+    assert "就hello一下。".encode("gbk").decode("latin-1") == "¾ÍhelloÒ»ÏÂ¡£"
+    assert _log_ratios("就hello一下。", (0,))[0][0] > 14 > CHINESE_ODDS_NATS
+    # Western text read as GBK: an accented letter before an ASCII one is a rare character
+    assert _log_ratios("Se駉r", (0,))[0][0] < 0 and _log_ratios("d醤韐lav er閚", (0,))[0][0] < 0
+    for clean in ("Señor García", "Só há uma razão", "Jag förstår inte vad du säger", "Ça va très bien, merci"):
+        assert repair(clean) == Repair(clean, ()), clean
+    # one character is no run: "Adwords.net等。" stays (a known limit of D73's two characters)
+    assert repair("Adwords.netµÈ¡£").steps == ()

@@ -39,7 +39,10 @@ East Asian character must touch an ASCII letter and one standing alone must read
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
-than random syllables (D51): the two exceptions to the Han/Hangul guard.
+than random syllables (D51): the two exceptions to the Han/Hangul guard. D48 counts the
+syllables on the input's non-ASCII characters (Big5 reads some as kana or Cyrillic, D90); Hangul
+glued before a small ASCII letter earns no frequency points (``ta챌찾o``, D91); a reading with a
+character alone against an ASCII letter may still be plain Chinese (``就hello一下。``, D92).
 
 GBK and Big5 read as each other (D65): their common ideographs are each other's common
 ideographs, so the common set cannot tell; a Chinese character model (langdetect's zh-cn and
@@ -823,14 +826,38 @@ _letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None], re.Pattern[by
 _ASCII_BYTES = bytes(range(128))
 
 
-def _east_ok(new: Counts) -> bool:
+def _east_ok(new: Counts, right: str = "", text: str = "") -> bool:
     """A CJK reading: two East Asian characters at least, a run of two, none isolated against
     an ASCII letter unless the reading is mostly East Asian: at least four East Asian characters
     besides those, and at least as many as ASCII letters (D73: ``1个SD卡`` in Chinese is ordinary
-    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters)."""
+    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters),
+    or (``right`` GBK, Big5 or Shift_JIS) a reading ``text`` that is plainly Chinese or Japanese
+    (:func:`_plain_east_asian`, D92)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
     total = new_east + new.wedged
-    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and total - new.lone >= 2
+    if new_east < 2 or total - new.lone < 2:
+        return False
+    if not new.wedged or new_east >= max(new.ascii_letters, 4):
+        return True
+    # (or a plain Chinese or Japanese reading, D92)
+    return right in _CHINESE_MODEL_PAGES and bool(text) and _plain_east_asian(text)
+
+
+#: The pages whose readings :func:`_plain_east_asian` judges: the Chinese character model's
+#: languages are Chinese and Japanese (D65).
+_CHINESE_MODEL_PAGES = ("gbk", "big5", "shift_jis")
+
+
+def _plain_east_asian(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are together at least
+    ``CHINESE_ODDS_NATS`` likelier as Chinese (or, with kana, as Japanese) than random
+    characters of GBK and Big5 (D92): Chinese mixed with ASCII words (``就hello一下。``,
+    ``hibernate加入jboss了``), whose common characters stand beside ASCII letters. Western text
+    read as a CJK page gives such characters only from two high bytes in a row (GB2312's and
+    Big5's rows need a second byte of at least 0xA1; an accented letter before an ASCII one
+    is a character of GBK's extensions, ``Se駉r``), seldom common ones."""
+    nats, _ = _log_ratios(text, _languages(text))
+    return max(nats) >= CHINESE_ODDS_NATS
 
 
 def _western_shape(text: str) -> bool:
@@ -887,7 +914,7 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
             and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new, new_text)
             and not _chinese_reading(wrong, right, old_text, new_text)):
         return False
-    if right in _CJK_PAGES and not _east_ok(new):
+    if right in _CJK_PAGES and not _east_ok(new, right, new_text):
         return False
     if wrong in _CJK_PAGES and right in _CHINESE_PAGES and _chinese_log_ratio(new_text)[0] <= 0:
         return False  # a CJK page's reading as GBK or Big5 is Chinese: likelier than random (D66)
@@ -2325,7 +2352,7 @@ def _possible(text: str, memo: _Memo) -> bool:
                     continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
             if right != "utf-8":
                 found = classify(out)
-                if not _east_ok(found):
+                if not _east_ok(found, right, out):
                     continue  # _plausible_step: a CJK reading gives a run of East Asian characters
                 memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
@@ -2357,7 +2384,7 @@ def _latin_readings(text: str, memo: _Memo) -> bool:
                 continue
             if right in _CJK_PAGES:
                 found = classify(out)
-                if not _east_ok(found):
+                if not _east_ok(found, right, out):
                     continue  # _plausible_step: a CJK reading gives a run of East Asian characters
                 memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
