@@ -369,9 +369,9 @@ def _box(tmp_path, n=40):
 def _damaged(shard: Shard, why: str, index: int | None = None, start: int | None = None) -> Found:
     index = shard.index if index is None else index
     start = shard.start if start is None else start
-    last = shard.index + shard.count - 1
+    last = shard.index + shard.count
     return Found(Source(shard.path, "mbox", None, index, start, shard.end - start),
-                 Message("mbox", error=f"mbox changed since planned: {why} (messages {index}-{last}, "
+                 Message("mbox", error=f"mbox changed since planned: {why} (messages #{index + 1}-#{last}, "
                                        f"bytes {start}-{shard.end})"))
 
 
@@ -411,12 +411,12 @@ def test_rewritten_since_planned(tmp_path):
     got = list(messages(planned[1]))
     assert [i.message.error is None for i in got] == [True] * 6 + [False]
     assert got[-1].message.error.startswith("mbox changed since planned: 6 of 7 messages found in "
-                                            "the shard's range (messages 13-13, bytes ")
+                                            "the shard's range (messages #14-#14, bytes ")
     moved = list(onemail.shards([box], target_bytes=1000))[0]
     with open(box, "r+b") as f:  # the range's first byte no longer starts a separator line
         f.write(b"X")
     assert [i.message.error for i in messages(moved)] == [
-        f"mbox changed since planned: no separator line at byte 0 (messages 0-6, bytes 0-{moved.end})"]
+        f"mbox changed since planned: no separator line at byte 0 (messages #1-#7, bytes 0-{moved.end})"]
     assert [(i.message.error, i.source.index) for s in planned[2:] for i in messages(s)] == [
         (None, i) for i in range(14, 40)]
 

@@ -546,22 +546,28 @@ def print_pool_summary(s: dict[str, Any], w: Callable[[str], object]) -> None:
         if s.get(key):
             w(f"\n{title}\n")
             for d in s[key]:
-                read = f" ({d['delivered']} messages of it read)" if key == "unfinished" and d.get("delivered") else ""
+                read = f" ({_messages(d['delivered'])} of it read)" if key == "unfinished" and d.get("delivered") else ""
                 w(f"  {_place(d)}{read}" + (f": {d['error']}" if "error" in d else "") + "\n")
     if s.get("interrupted"):
         w(f"\ninterrupted by {s['interrupted']}: the counts above are of what was read before the stop\n")
 
 
+def _messages(n: int) -> str:
+    """``1 message``, ``2 messages``."""
+    return f"{n} message" if n == 1 else f"{n} messages"
+
+
 def shard_place(shard: Any) -> str:
-    """Where a shard is, for a human (``box.mbox bytes 0-9 (messages 0-2)``; not escaped)."""
+    """Where a shard is, for a human (``box.mbox bytes 0-9 (messages #1-#3)``: byte offsets from 0,
+    messages numbered from 1 as in the ``#N`` of a message's place; not escaped)."""
     return _place(_describe(shard))
 
 
 def _place(d: dict[str, Any]) -> str:
     where = d["path"] if d.get("member") is None else f"{d['path']}/{d['member']}"
     if d["kind"] == "mbox":
-        return (f"{where} bytes {d['start']}-{d['end']} (messages {d['first_message']}-"
-                f"{d['first_message'] + d['messages'] - 1})")
+        return (f"{where} bytes {d['start']}-{d['end']} (messages #{d['first_message'] + 1}-"
+                f"#{d['first_message'] + d['messages']})")
     if d["kind"] == "files":
         return f"{where} files {d['first']} to {d['last']}"
     if d["kind"] == "zip" and "steps" in d:

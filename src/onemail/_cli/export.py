@@ -394,7 +394,7 @@ def export_paths(args: Any, sink: _JsonSink | _ParquetSink, counts: Counter[str]
     for f in out.failed:
         say(f"onemail export: failed shard {_shown(_pool.shard_place(f.shard))}: {f.error}")
     for shard, n in zip(out.unfinished, out.unfinished_delivered, strict=True):
-        written = f" ({n} messages of it written)" if n else ""
+        written = f" ({n} message{'' if n == 1 else 's'} of it written)" if n else ""
         say(f"onemail export: unfinished shard {_shown(_pool.shard_place(shard))}{written}")
     if out.interrupted is not None:
         say(f"onemail export: interrupted by {out.interrupted.name}: every record written is a "

@@ -658,8 +658,8 @@ def _mbox_range_pieces(shard: Shard) -> Iterator[tuple[Source, MboxSpan | None, 
                       task.flags)
 
     def failed(index: int, start: int, why: str) -> tuple[Source, None, bytes]:
-        last = shard.index + shard.count - 1
-        text = f"mbox changed since planned: {why} (messages {index}-{last}, bytes {start}-{shard.end})"
+        last = shard.index + shard.count
+        text = f"mbox changed since planned: {why} (messages #{index + 1}-#{last}, bytes {start}-{shard.end})"
         return source(index, start, shard.end - start), None, text.encode("utf-8")
 
     try:
