@@ -42,7 +42,10 @@ a reading without letters is Western when its quotes stand at words' edges (D88)
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
-than random syllables (D51): the two exceptions to the Han/Hangul guard.
+than random syllables (D51): the two exceptions to the Han/Hangul guard. D48 counts the
+syllables on the input's non-ASCII characters (Big5 reads some as kana or Cyrillic, D90); Hangul
+glued before a small ASCII letter earns no frequency points (``ta챌찾o``, D91); a reading with a
+character alone against an ASCII letter may still be plain Chinese (``就hello一下。``, D92).
 
 GBK and Big5 read as each other (D65): their common ideographs are each other's common
 ideographs, so the common set cannot tell; a Chinese character model (langdetect's zh-cn and
@@ -474,6 +477,16 @@ _GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Z
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
+def _glued_syllables(text: str) -> int:
+    """The Hangul syllables of ``text`` in runs of two or more right before a small ASCII letter
+    (``체챌체kl``, ``ta챌찾o``), which earn the repair score no frequency points (D91): Korean puts
+    Latin before its syllables (``PC를``, ``e메일``), hardly ever a small letter right after
+    them, while UTF-8 read as EUC-KR makes a syllable of each small accented letter (``ü`` is
+    0xC3 0xBC, ``체``), glued to the rest of its word. A single such syllable beside an ASCII
+    letter is isolated and counted as noise already (:func:`onemail.detect._scoring.classify`)."""
+    return sum(len(run) for run in _HANGUL_GLUED.findall(text))
+
+
 def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
     """Return ``(repair score, script group, counts)`` of ``text`` (``c``: :func:`classify` of
     ``text`` when it is known, a fresh one, changed here)."""
@@ -481,6 +494,9 @@ def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
         c = classify(text)
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
+    if c.hangul_common and _HANGUL_GLUED_HINT.search(text) is not None:
+        # (syllables right before a small ASCII letter are no Korean word's, D91)
+        c.hangul_common = max(0, c.hangul_common - _glued_syllables(text))
     if c.common and not c.hangul and _no_chinese(text):
         c.common = 0  # (ideographs that are no Chinese nor Japanese earn no frequency points, D67)
     # (letters inside an ASCII word are no language's evidence, D49)
@@ -851,14 +867,38 @@ _letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None], re.Pattern[by
 _ASCII_BYTES = bytes(range(128))
 
 
-def _east_ok(new: Counts) -> bool:
+def _east_ok(new: Counts, right: str = "", text: str = "") -> bool:
     """A CJK reading: two East Asian characters at least, a run of two, none isolated against
     an ASCII letter unless the reading is mostly East Asian: at least four East Asian characters
     besides those, and at least as many as ASCII letters (D73: ``1个SD卡`` in Chinese is ordinary
-    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters)."""
+    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters),
+    or (``right`` GBK, Big5 or Shift_JIS) a reading ``text`` that is plainly Chinese or Japanese
+    (:func:`_plain_east_asian`, D92)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
     total = new_east + new.wedged
-    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and total - new.lone >= 2
+    if new_east < 2 or total - new.lone < 2:
+        return False
+    if not new.wedged or new_east >= max(new.ascii_letters, 4):
+        return True
+    # (or a plain Chinese or Japanese reading, D92)
+    return right in _CHINESE_MODEL_PAGES and bool(text) and _plain_east_asian(text)
+
+
+#: The pages whose readings :func:`_plain_east_asian` judges: the Chinese character model's
+#: languages are Chinese and Japanese (D65).
+_CHINESE_MODEL_PAGES = ("gbk", "big5", "shift_jis")
+
+
+def _plain_east_asian(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are together at least
+    ``CHINESE_ODDS_NATS`` likelier as Chinese (or, with kana, as Japanese) than random
+    characters of GBK and Big5 (D92): Chinese mixed with ASCII words (``就hello一下。``,
+    ``hibernate加入jboss了``), whose common characters stand beside ASCII letters. Western text
+    read as a CJK page gives such characters only from two high bytes in a row (GB2312's and
+    Big5's rows need a second byte of at least 0xA1; an accented letter before an ASCII one
+    is a character of GBK's extensions, ``Se駉r``), seldom common ones."""
+    nats, _ = _log_ratios(text, _languages(text))
+    return max(nats) >= CHINESE_ODDS_NATS
 
 
 def _western_shape(text: str) -> bool:
@@ -918,7 +958,7 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
             and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new, new_text)
             and not _chinese_reading(wrong, right, old_text, new_text)):
         return False
-    if right in _CJK_PAGES and not _east_ok(new):
+    if right in _CJK_PAGES and not _east_ok(new, right, new_text):
         return False
     if wrong in _CJK_PAGES and right in _CHINESE_PAGES and _chinese_log_ratio(new_text)[0] <= 0:
         return False  # a CJK page's reading as GBK or Big5 is Chinese: likelier than random (D66)
@@ -949,6 +989,9 @@ _HANGUL_CHARS = "\uac00-\ud7a3"
 _HALF_KANA_CHARS = "\uff61-\uff9f"
 _PRIVATE_CHARS = "\ue000-\uf8ff"
 _EAST_CHARS = _KANA_CHARS + _UNIFIED_CHARS + _HANGUL_CHARS + _COMPATIBILITY_CHARS + _HALF_KANA_CHARS
+#: A Hangul syllable right before a small ASCII letter, and a run of two or more so (D91).
+_HANGUL_GLUED_HINT = re.compile(f"[{_HANGUL_CHARS}][a-z]")
+_HANGUL_GLUED = re.compile(f"[{_HANGUL_CHARS}]{{2,}}(?=[a-z])")
 
 
 #: A run of East Asian (or private-use) characters that is a word of its own: no letter or digit
@@ -1579,6 +1622,15 @@ def _user_defined_in_japanese(text: str) -> bool:
     if c.han and not c.kana and c.half_kana > c.han:
         return False
     return c.common * 2 >= c.han
+def _high(text: str) -> int:
+    """The number of non-ASCII characters of ``text``: what a CJK page reads as double-byte
+    characters. Korean read as GBK or Big5 has one per syllable (D90): GBK reads every KS X
+    1001 syllable as an ideograph (rows 0xB0..0xC8 are GB2312's level 1), Big5 reads rows
+    0xC6..0xC8 (``퉤`` .. ``힝``: ``해``, ``했``, ``하``) as its ETEN extensions, kana, Cyrillic
+    letters and circled numbers (``해`` is ``п``), so the ideographs alone undercount them."""
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
 #: Korean read as a Chinese page comes back when its reading has at least this many syllables
 #: and at least this share of them among Korean's common ones (D48).
 KOREAN_MIN = 4
@@ -1891,7 +1943,7 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     if right in _CJK_PAGES:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
         # and Chinese read as EUC-KR: syllables that are no Korean, D51)
-        return (_odd_east_memo(old, text, memo) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
+        return (_odd_east_memo(old, text, memo) or (right == "euc-kr" and _high(text) >= KOREAN_MIN)
                 or (right in ("gbk", "big5") and (_not_korean(text) or _may_be_chinese_reading(text))))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
@@ -2365,7 +2417,8 @@ def _possible(text: str, memo: _Memo) -> bool:
     if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = memo["western"] = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
-    korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
+    # (D48: each syllable is one double-byte character of the Chinese page, D90)
+    korean = ("euc-kr",) if len(rights) == 1 and _high(text) >= KOREAN_MIN else ()
     # (ideographs may be the other Chinese page's reading, D65: its odds decide, on a reading)
     chinese = len(rights) == 1 and han
     may_be_chinese: bool | None = None  # (_may_be_chinese_reading of the text, once)
@@ -2401,7 +2454,7 @@ def _possible(text: str, memo: _Memo) -> bool:
                     continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
             if right != "utf-8":
                 found = classify(out)
-                if not _east_ok(found):
+                if not _east_ok(found, right, out):
                     continue  # _plausible_step: a CJK reading gives a run of East Asian characters
                 memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
@@ -2433,7 +2486,7 @@ def _latin_readings(text: str, memo: _Memo) -> bool:
                 continue
             if right in _CJK_PAGES:
                 found = classify(out)
-                if not _east_ok(found):
+                if not _east_ok(found, right, out):
                     continue  # _plausible_step: a CJK reading gives a run of East Asian characters
                 memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
