@@ -742,14 +742,6 @@ def test_d90_korean_read_as_big5_with_kana_and_cyrillic():
         assert repair(clean) == Repair(clean, ()), clean
 
 
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): a Latin word's UTF-8 letters read as "
-                   "EUC-KR glued to its ASCII letters (only the syllable touching them is suspect): 52.3 -> 55.0, "
-                   "under the 4-point margin; generated utf-8>euc-kr short 95 % (bench/repair.py, 20 cases)")
-def test_limit_utf8_letters_read_as_euc_kr_inside_a_word():
-    text = "Lm unmalaca hakmenem. Sara üçükl"
-    mojibake = text.encode("utf-8").decode("euc_kr")
-    assert mojibake == "Lm unmalaca hakmenem. Sara 체챌체kl"
-    assert repair(mojibake).text == text
 
 
 @pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4, found by bench/detect_cv.py's reliability "
