@@ -554,6 +554,14 @@ INITIAL_UPPER_SHARE: float | None = None
 _case_cache: dict[tuple[int, int], float] = {}
 
 
+def _beta_case(upper: int, lower: int, share: float) -> float:
+    """Log-probability (nats) of ``upper`` capitals and ``lower`` small letters, in their order,
+    under the beta prior of ``CASE_KAPPA`` pseudo-letters around the capitals' ``share``."""
+    a, b = CASE_KAPPA * share, CASE_KAPPA * (1 - share)
+    lg = math.lgamma
+    return lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
+
+
 def _case_term(upper: int, lower: int) -> float:
     """Log-probability (nats) of the case of ``upper`` capitals and ``lower`` small letters, in
     their order, when the text's share of capitals is drawn from the beta prior of
@@ -561,9 +569,7 @@ def _case_term(upper: int, lower: int) -> float:
     key = (upper, lower)
     found = _case_cache.get(key)
     if found is None:
-        a, b = CASE_KAPPA * UPPER_MIN, CASE_KAPPA * (1 - UPPER_MIN)
-        lg = math.lgamma
-        found = lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
+        found = _beta_case(upper, lower, UPPER_MIN)
         if len(_case_cache) < _GAMMA_KEEP:
             _case_cache[key] = found
     return found
@@ -580,9 +586,7 @@ def _initial_case_term(upper: int, lower: int) -> float:
             from ._tables.language import INITIAL_UPPER as share
         else:
             share = INITIAL_UPPER_SHARE
-        a, b = CASE_KAPPA * share, CASE_KAPPA * (1 - share)
-        lg = math.lgamma
-        found = lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
+        found = _beta_case(upper, lower, share)
         if len(_initial_case_cache) < _GAMMA_KEEP:
             _initial_case_cache[key] = found
     return found
