@@ -16,8 +16,9 @@ held-out **source** on its own:
 For every source and every mode (whole files, 64- and 512-byte prefixes, judged decode-equal
 as in ``bench/detect.py``) it prints onemail's accuracy beside chardet's, charset-normalizer's,
 cchardet's (``faust-cchardet``) and uchardet's (Debian's ``libuchardet``, through ctypes) on
-the same files, then the accuracy per true encoding, then the **reliability table** of
-onemail's confidence: answers bucketed by confidence against the share that is decode-equal,
+the same files, then the accuracy per true encoding (a row where an anchor is ahead of onemail
+ends with ``< anchor, ...``, and the closing line of each mode lists those sources), then the
+**reliability table** of onemail's confidence: answers bucketed by confidence against the share that is decode-equal,
 and the expected calibration error (the answers' mean gap between confidence and accuracy,
 weighted by bucket size, in points).
 
@@ -177,6 +178,14 @@ def reliability(rows: list[tuple[int, bool]]) -> tuple[list[tuple[str, int, floa
     return table, gap / total if total else 0.0
 
 
+def _ahead(names: list[str], cells: list[float]) -> list[str]:
+    """The anchors (first word of their names) whose share in ``cells`` is above onemail's
+    (``names[0]``; none when onemail is not run)."""
+    if not names or names[0] != "onemail":
+        return []
+    return [n.split()[0] for n, c in zip(names[1:], cells[1:], strict=True) if c > cells[0] + 1e-9]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mode", nargs="*", default=list(MODES), choices=list(MODES))
@@ -237,20 +246,22 @@ def main(argv: list[str] | None = None) -> int:
         for g in shown:
             idx = groups[g]
             cells = [sum(ok[n][i] for i in idx) / len(idx) for n in names]
-            mark = ""
-            if "onemail" in ok and any(c > cells[0] + 1e-9 for c in cells[1:2]):
-                mark = "  < chardet"
-                behind.append(g)
-            print(f"{g:24} {len(idx):>5} " + " ".join(f"{c:>18.2%}" for c in cells) + mark)
+            ahead = _ahead(names, cells)
+            if ahead:
+                behind.append(f"{g} ({', '.join(ahead)})")
+            print(f"{g:24} {len(idx):>5} " + " ".join(f"{c:>18.2%}" for c in cells)
+                  + (f"  < {', '.join(ahead)}" if ahead else ""))
         print(f"{'all':24} {len(rows):>5} " + " ".join(f"{sum(ok[n]) / len(rows):>18.2%}" for n in names))
         print(f"\n-- per true encoding ({mode})")
         print(f"{'encoding':24} {'n':>5} " + " ".join(f"{n[:18]:>18}" for n in names))
         for enc in sorted(by_enc):
             idx = by_enc[enc]
-            print(f"{enc:24} {len(idx):>5} " + " ".join(f"{sum(ok[n][i] for i in idx) / len(idx):>18.1%}"
-                                                       for n in names))
+            cells = [sum(ok[n][i] for i in idx) / len(idx) for n in names]
+            ahead = _ahead(names, cells)
+            print(f"{enc:24} {len(idx):>5} " + " ".join(f"{c:>18.1%}" for c in cells)
+                  + (f"  < {', '.join(ahead)}" if ahead else ""))
         if behind:
-            print(f"onemail behind chardet on: {', '.join(behind)}")
+            print(f"onemail behind an anchor ({mode}) on: {'; '.join(behind)}")
         if args.failures and "onemail" in ok:
             from onemail.detect import detect, looks_binary
 

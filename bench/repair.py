@@ -100,7 +100,8 @@ def visible(fx) -> None:
 
 
 def _fold(job: tuple[str | None, list[dict]]) -> list[tuple[str, bool, bool]]:
-    """Repair ``cases`` with ``lang`` (lingua code) left out of the language model; return
+    """Repair ``cases`` with ``lang`` (lingua code) left out of the language model (its letters,
+    common letters, neighbours, pages and ASCII letter frequencies); return
     ``[(id, mojibake repaired exactly, original kept)]``."""
     lang, cases = job
     for sub in ("src", "scripts"):
@@ -112,7 +113,7 @@ def _fold(job: tuple[str | None, list[dict]]) -> list[tuple[str, bool, bool]]:
         from onemail.detect._tables import language as tables
 
         name = train_detect.LANGUAGES.get(lang)
-        for table in (tables.LANGUAGES, tables.COMMON_LETTERS, tables.CONTEXTS):
+        for table in (tables.LANGUAGES, tables.COMMON_LETTERS, tables.CONTEXTS, tables.ASCII_LETTERS):
             table.pop(name, None)
         for page in tables.PAGE_LANGUAGES.values():
             page.pop(name, None)

@@ -21,7 +21,8 @@ Written to ``src/onemail/detect/_tables/language.py``:
 per 100 000 non-ASCII characters and ``counts`` their frequencies per 100 000. Neither source
 counts punctuation: the typographic signs of :data:`TYPOGRAPHIC` (quotes, dashes, the ellipsis,
 the no-break space...) are added to every language at ``SIGNS_PER_LETTER`` per letter, shared
-evenly. ``ONE_LETTER_WORDS`` (non-ASCII Latin letters used as words), ``CONTEXTS`` (the
+evenly, and the apostrophe ``’`` at the rate of the language's elisions (:func:`_apostrophes`,
+D97). ``ONE_LETTER_WORDS`` (non-ASCII Latin letters used as words), ``CONTEXTS`` (the
 neighbours of each non-ASCII letter), ``KOREAN_SYLLABLES`` (the common Hangul syllables, from
 langdetect's Korean profile, D48), ``KOREAN_SYLLABLE_COUNTS`` (every syllable of that profile
 with its count, D51) and ``PAGE_LANGUAGES`` (which single-byte pages each language
@@ -40,6 +41,7 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import math
 import statistics
 import sys
 import unicodedata
@@ -177,6 +179,13 @@ TYPOGRAPHIC = ("\u2019\u2018\u201c\u201d\u201e\u201a\u00ab\u00bb\u2039\u203a\u20
 #: Typographic signs per letter in text that uses them: one every 200 letters (about one every
 #: 40 words: a pair of quotes or a dash every few sentences).
 SIGNS_PER_LETTER = 0.005
+#: The letters whose one-letter "words" in langdetect's profiles are what its tokenizer left of
+#: an elision or a clitic (the apostrophe is no letter to it: French ``l’homme`` is ``l`` and
+#: ``homme``, Catalan ``s’ha``, English ``it’s``, Afrikaans ``’n``, Welsh ``i’r``): the ASCII
+#: consonants (D97). (The one-letter prepositions of the Slavic languages, Czech ``v``, Polish
+#: ``w``, are counted too: they only make the apostrophe more likely in text whose bytes for it
+#: are no other letter of its pages.)
+ELIDED = "bcdfghjklmnpqrstvwxz"
 #: Letters rarer than this among all the language's letters (2 in 100 000) are left out: the
 #: foreign names of the source text (lingua's Welsh has ``ā``, ``ō`` and ``ä``); English ``é``
 #: (2.4 in 100 000) stays.
@@ -349,6 +358,19 @@ def _langdetect_marks(code: str) -> dict[str, float]:
     return {g: n / letters for g, n in sorted(singles.items()) if unicodedata.category(g)[0] == "M"}
 
 
+def _apostrophes(code: str) -> float:
+    """Return the apostrophes per letter of a language (D97): its one-letter words of
+    :data:`ELIDED` letters per letter of langdetect's profile (0.0 without a profile). Neither
+    package counts punctuation; a text that types its apostrophes as ``’`` has one at each."""
+    profile = langdetect(code)
+    if profile is None:
+        return 0.0
+    freq = profile["freq"]
+    letters = sum(n for g, n in freq.items() if len(g) == 1 and g.isalpha())
+    alone = sum(freq.get(f" {c} ", 0) for c in ELIDED)
+    return alone / letters if letters else 0.0
+
+
 def _langdetect_ascii_share(code: str) -> float | None:
     """The share of non-ASCII letters among the letters of langdetect's profile (None: no
     profile, or one without ASCII letters, which its truncation dropped)."""
@@ -361,6 +383,15 @@ def _langdetect_ascii_share(code: str) -> float | None:
 
 
 _common: dict[str, str] = {}
+#: Per language with elisions: the log of the factor by which they raise ``’`` (D97).
+_lifts: list[float] = []
+
+
+def apostrophe_lift() -> float:
+    """Return the median over the languages with elisions of the log-factor (nats) by which
+    their rate raises ``’`` above the typographic signs' (D97; computed by :func:`train`): what
+    an apostrophe at the start of a word, where no elision puts it, gives back."""
+    return round(statistics.median(_lifts), 2) if _lifts else 0.0
 
 
 def _folded(ch: str) -> str:
@@ -378,6 +409,7 @@ def common_letters() -> dict[str, str]:
 def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
     model = {}
     _common.clear()
+    _lifts.clear()
     written = {}  # per language: the shares of the characters its letters are written as
     for code in LANGUAGES:
         chars: dict[str, float] = defaultdict(float)
@@ -400,10 +432,16 @@ def train() -> dict[str, tuple[int, str, tuple[int, ...]]]:
         _common[LANGUAGES[code]] = "".join(sorted(
             ch for ch, p in high.items() if ch.isalpha() and ch == _folded(ch) and p >= COMMON_SHARE * letters))
         total = sum(high.values())
-        signs = SIGNS_PER_LETTER / (share + SIGNS_PER_LETTER)  # signs among non-ASCII characters
-        freq = {ch: (1 - signs) * p / total for ch, p in high.items()}
+        elided = _apostrophes(code) if code not in non_latin else 0.0
+        # signs and apostrophes among non-ASCII characters
+        signs = SIGNS_PER_LETTER / (share + SIGNS_PER_LETTER)
+        apostrophes = elided / (share + SIGNS_PER_LETTER + elided) * (1 - signs)
+        freq = {ch: (1 - signs - apostrophes) * p / total for ch, p in high.items()}
         for ch in TYPOGRAPHIC:
             freq[ch] = freq.get(ch, 0.0) + signs / len(TYPOGRAPHIC)
+        freq["\u2019"] += apostrophes
+        if apostrophes:
+            _lifts.append(math.log(freq["\u2019"] / (signs / len(TYPOGRAPHIC))))
         kept = sorted(((ch, int(p * 100000)) for ch, p in freq.items()), key=lambda cp: (-cp[1], cp[0]))
         kept = [(ch, n) for ch, n in kept if n >= MIN_PER_100K]
         model[LANGUAGES[code]] = (min(1000, round(share * 1000)), "".join(ch for ch, _ in kept),
@@ -497,6 +535,30 @@ def one_letter_words() -> str:
                     and gram[1].isalpha() and n * 100000 >= MIN_ALONE_PER_100K * trigrams):
                 alone.add(gram[1])
     return "".join(sorted(alone))
+
+
+def initial_upper_share() -> float:
+    """Return the share of capitals among the first letters of words of two letters or more
+    (D95): per langdetect profile of a cased alphabet (its trigrams of a space and two letters
+    mostly start with a cased letter: not Hebrew's Latin names), the share of those trigrams
+    that start with a capital; the median of the profiles, to three decimals."""
+    shares = []
+    for code in LANGUAGES:
+        profile = langdetect(code)
+        if profile is None:
+            continue
+        upper = lower = other = 0
+        for gram, n in profile["freq"].items():
+            if len(gram) == 3 and gram[0] == " " and gram[1].isalpha() and gram[2].isalpha():
+                if gram[1].lower() == gram[1].upper():
+                    other += n  # (a letter without case: Arabic, Hebrew, Thai)
+                elif gram[1].isupper():
+                    upper += n
+                else:
+                    lower += n
+        if upper + lower > other:
+            shares.append(upper / (upper + lower))
+    return round(statistics.median(shares), 3)
 
 
 def page_languages() -> dict[str, dict[str, int]]:
@@ -633,6 +695,13 @@ def render(model, alone: str, pages: dict[str, dict[str, int]], context, korean:
     for lang, counts in ascii_letters().items():
         lines.append(f"    {lang!r}: {counts!r},")
     lines.append("}")
+    lines.append("")
+    lines.append("# The share of capitals among the first letters of words of two letters or more: the median")
+    lines.append("# of langdetect's profiles of cased alphabets (D95).")
+    lines.append(f"INITIAL_UPPER = {initial_upper_share()!r}")
+    lines.append("")
+    lines.append("# The median log-factor (nats) by which the languages' elisions raise the apostrophe (D97).")
+    lines.append(f"APOSTROPHE_LIFT = {apostrophe_lift()!r}")
     lines.append("")
     lines.append("# The single-byte pages each language is written in (2: its own page, 1: another that was used).")
     lines.append("PAGE_LANGUAGES = {")

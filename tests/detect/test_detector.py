@@ -44,3 +44,13 @@ def test_bytes_likes_and_wrong_types():
     for bad in ("text", None, 5):
         with pytest.raises(TypeError, match="data must be bytes-like"):
             detect(bad)  # type: ignore[arg-type]
+
+
+def test_utf_8_rule_confidence_is_the_chance_of_its_margin():
+    """D96: valid Greek UTF-8 whose two-byte sequences GBK reads as ideographs (runner-up 84)
+    is no 48 (the design's three times the margin) but the chance D36's curve gives that
+    margin; a runner-up a third of the scale behind still gives 100."""
+    found = detect("Ελληνικά".encode())
+    assert (found.charset, found.candidates[1].score) == ("utf-8", 84)
+    assert found.confidence == 99
+    assert detect("日本語のテキスト".encode()).confidence == 100

@@ -70,3 +70,25 @@ def test_romanian_iso_8859_16_with_its_quotes():
 def test_limit_romanian_iso_8859_16_without_quotes():
     text = "Aceasta este o știre importantă pentru țară: președintele a vorbit în ședință."
     assert _answer(text, "iso-8859-16")[1]
+
+
+
+@pytest.mark.parametrize("text", [
+    "Il n’y a pas d’erreur",
+    "C’est l’heure de partir",
+    "No s’ha pogut obrir el fitxer",
+    "Impossibile aprire l’archivio",
+    "It’s done",
+])
+def test_windows_1252_elision_is_not_macintosh(text):
+    """D97: an elision's apostrophe (windows-1252 0x92) is no Mac Roman í (``s’ha``, ``d’erreur``
+    as ``síha``, ``díerreur``): the languages' apostrophes come at the rate of their elisions
+    (langdetect's one-letter consonant words), not the typographic signs' even rate."""
+    assert _answer(text, "cp1252") == ("windows-1252", True)
+
+
+def test_macintosh_apostrophe_opening_a_word_is_no_elision():
+    """D97: a Mac Roman ``’`` that opens a word (0xD5: a Maltese title line's ``Ġ`` in ISO-8859-3,
+    ``l-Ġdida``) gives back the elisions' rate: no elision puts an apostrophe there."""
+    data = "Ġenesi 3 | Il-Bibbja | Ġwanni 1".encode("iso8859_3")
+    assert detect(data).charset == "iso-8859-3"

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from onemail.detect import Repair, apply_steps, detect, render_chain, repair
-from onemail.detect._repair import MAX_ROUNDS, PAIRS, _chinese_log_ratio, _score, _vetoed
+from onemail.detect._repair import (
+    CHINESE_ODDS_NATS,
+    MAX_ROUNDS,
+    PAIRS,
+    _chinese_log_ratio,
+    _glued_syllables,
+    _log_ratios,
+    _score,
+    _vetoed,
+)
 
 
 def test_repairs_utf8_read_as_windows_1252():
@@ -787,23 +796,19 @@ def test_d65_clean_chinese_and_japanese_stay():
         assert repair(clean) == Repair(clean, ()), clean
 
 
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): Korean of three syllables read as Big5 "
-                   "(D48 asks KOREAN_MIN, 4, syllables and ideographs); generated euc-kr>big5 short 95 % "
-                   "(bench/repair.py, 20 cases)")
-def test_limit_three_korean_syllables_read_as_big5():
-    mojibake = "계감 해 경".encode("euc_kr").decode("big5")
-    assert mojibake == "啗馬 п 唳"
-    assert repair(mojibake).text == "계감 해 경"
-
-
-@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): a Latin word's UTF-8 letters read as "
-                   "EUC-KR glued to its ASCII letters (only the syllable touching them is suspect): 52.3 -> 55.0, "
-                   "under the 4-point margin; generated utf-8>euc-kr short 95 % (bench/repair.py, 20 cases)")
-def test_limit_utf8_letters_read_as_euc_kr_inside_a_word():
-    text = "Lm unmalaca hakmenem. Sara üçükl"
-    mojibake = text.encode("utf-8").decode("euc_kr")
-    assert mojibake == "Lm unmalaca hakmenem. Sara 체챌체kl"
-    assert repair(mojibake).text == text
+def test_d90_korean_read_as_big5_with_kana_and_cyrillic():
+    """D90 (was a known limit: generated euc-kr>big5 short 95 %): Big5 reads EUC-KR's rows
+    0xC6..0xC8 (``해``, ``하``, ``했``...) as its ETEN extensions, kana, Cyrillic letters and
+    circled numbers, so the reading of four syllables may hold three ideographs; D48's count
+    of ``KOREAN_MIN`` is taken on the non-ASCII characters (each one a syllable's two bytes)."""
+    for text, mojibake in (("계감 해 경", "啗馬 п 唳"), ("품심. 위, 러", "ヶ褕. 嬪, 楝")):
+        assert text.encode("euc_kr").decode("big5") == mojibake
+        assert repair(mojibake) == Repair(text, (("big5", "euc-kr"),)), mojibake
+    assert "해".encode("euc_kr").decode("big5") == "п"
+    # (three syllables stay under D48's count; clean Chinese and Japanese are not read as Korean)
+    assert repair("啗馬 п").steps == ()
+    for clean in ("東京都千代田区の会議", "なしアるす年が", "臺灣大學", "我們明天去台北開會"):
+        assert repair(clean) == Repair(clean, ()), clean
 
 
 @pytest.mark.parametrize("text", ["Příliš žluťoučký kůň", "Zażółć gęślą jaźń", "Tiếng Việt có dấu", "Ça va très bien",
@@ -851,3 +856,47 @@ def test_korean_with_a_syllable_outside_ks_x_1001_read_as_windows_1252():
     text = "똠방각하 선생님, 안녕하세요."
     mojibake = text.encode("cp949").decode("windows-1252")
     assert repair(mojibake) == Repair(text, (("windows-1252", "euc-kr"),))
+
+
+@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4, found by bench/detect_cv.py's reliability "
+                   "table: the visible UTF-8 Serbian heading got D14's 50): Serbian capitals whose windows-1251 "
+                   "bytes are valid UTF-8 (ИЈ = C8 A3 = ȣ, ЕЊ = C5 8C = Ō, ДЊ = C4 8C = Č) are read as UTF-8 "
+                   "mojibake of windows-1251, a clean text changed")
+def test_limit_serbian_capitals_that_are_utf8_in_windows_1251():
+    for clean in ("ОБАВЕШТЕЊЕ: НОВА СИТУАЦИЈА У ГРАДУ", "СИТУАЦИЈА У СРЕДЊЕМ БАНАТУ"):
+        assert repair(clean) == Repair(clean, ()), clean
+
+
+def test_d91_hangul_glued_before_a_small_letter_earns_no_frequency():
+    """D91 (was a known limit: generated utf-8>euc-kr short 95 %): UTF-8 read as EUC-KR makes a
+    syllable of each small accented letter (``ü`` 0xC3 0xBC is ``체``) glued to the rest of its
+    word; Korean puts Latin before its syllables (``PC를``), not a small letter right after
+    them, so such runs earn no frequency points and the UTF-8 reading passes the margin."""
+    for text, mojibake in (("Lm unmalaca hakmenem. Sara üçükl", "Lm unmalaca hakmenem. Sara 체챌체kl"),
+                           ("Alémul, tação e", "Al챕mul, ta챌찾o e")):
+        assert text.encode("utf-8").decode("euc_kr") == mojibake
+        assert repair(mojibake) == Repair(text, (("euc-kr", "utf-8"),)), mojibake
+    assert _glued_syllables("Sara 체챌체kl ta챌찾o e") == 5
+    assert _glued_syllables("PC를 켜고 e메일을 보내") == 0
+    assert _score("체챌체kl")[2].hangul_common == 0
+    for clean in ("PC를 켜고 e메일을 보내세요.", "삼성SDS와 LG전자가 발표했다", "카카오tv에서 봐요"):
+        assert repair(clean) == Repair(clean, ()), clean
+
+
+def test_d92_plain_chinese_beside_ascii_letters():
+    """D92 (visible gbk>latin1 and gbk>windows-1252 96.7 %): Chinese mixed with ASCII words has
+    common characters right beside ASCII letters, which D73 took for Western text read as GBK;
+    a reading at least ``CHINESE_ODDS_NATS`` likelier as Chinese than random characters is
+    taken (langdetect's zh counts, D65's model)."""
+    for text in ("就hello一下。", "hibernate加入jboss了"):
+        for page in ("latin-1", "cp1252"):
+            mojibake = text.encode("gbk").decode(page)
+            assert repair(mojibake).text == text, mojibake
+    assert "就hello一下。".encode("gbk").decode("latin-1") == "¾ÍhelloÒ»ÏÂ¡£"
+    assert _log_ratios("就hello一下。", (0,))[0][0] > 14 > CHINESE_ODDS_NATS
+    # Western text read as GBK: an accented letter before an ASCII one is a rare character
+    assert _log_ratios("Se駉r", (0,))[0][0] < 0 and _log_ratios("d醤韐lav er閚", (0,))[0][0] < 0
+    for clean in ("Señor García", "Só há uma razão", "Jag förstår inte vad du säger", "Ça va très bien, merci"):
+        assert repair(clean) == Repair(clean, ()), clean
+    # one character is no run: "Adwords.net等。" stays (a known limit of D73's two characters)
+    assert repair("Adwords.netµÈ¡£").steps == ()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from onemail.detect import Repair, repair
 from onemail.detect._langmodel import page_log_likelihood
 
@@ -89,9 +91,36 @@ def test_d47_east_asian_words_alone_in_markup_stay() -> None:
     for clean in ("I vs. \u718a It's Destiny...", "<dc:subject>\u8eab\u8fba</dc:subject>",
                   "\t\t<title>\u7a93</title>"):
         assert repair(clean).text == clean
-    # a Western text whose only accent is a word alone stays too (D47's price)
-    moji = _moji("\u00c6r unsen som aredkvas erem.", "cp1252", "big5")
-    assert repair(moji).text == moji
+    # (a Western text whose only accent is a word alone comes back since D85)
+
+
+def test_d85_an_accented_word_alone_comes_back() -> None:
+    # the only accent starts a short word: its CJK character stands alone, touching no ASCII
+    # letter; a rare character (no likelier than random as Chinese or Japanese) that reads back
+    # as a word whose letters have a language's neighbours is Western text
+    for original, page, step in (("\u00c6r unsen som aredkvas erem.", "big5", "big5"),
+                                 ("\u00dcs komentotz ierneur melfenn rd ali", "gbk", "gbk"),
+                                 ("So dlera landerho ionkters \u00f6r\u00e4f", "gbk", "gbk"),
+                                 ("So, esteu. \u00c9t usper reff femettes rest", "big5", "big5")):
+        moji = _moji(original, "cp1252", page)
+        assert repair(moji) == Repair(original, ((step, "windows-1252"),)), original
+
+
+def test_d85_east_asian_words_alone_that_stay() -> None:
+    from onemail.detect._repair import _neighbours_fit, _no_east_word, _word_shaped
+
+    # common characters (愛, 在, 身辺: likelier than random as Chinese or Japanese) are words
+    assert not _no_east_word("\u611b") and not _no_east_word("\u5728") and not _no_east_word("\u8eab\u8fba")
+    assert _no_east_word("\u8eb6") and _no_east_word("\u9c0e\u92d0")  # 躶, 鰎鋐: unseen in the profiles
+    assert not _no_east_word("\uc0ac\ub791")  # Hangul: Korean's model decides
+    # 熊 is unseen in the profiles, but its Shift_JIS and Big5 readings have no word's shape
+    assert not _word_shaped("\u0152F") and not _word_shaped("\u00c9\u00ed\u00dex")
+    assert _word_shaped("\u00c6r") and _word_shaped("\u00f6r\u00e4f") and _word_shaped("\u00e9")
+    # the letters' neighbours: "Ìx" (忞 read through Big5) and "šr" start no word of any language
+    assert _neighbours_fit("\u00dcs", "windows-1252") and _neighbours_fit("\u00e9n", "windows-1252")
+    assert not _neighbours_fit("\u00ccx", "windows-1252") and not _neighbours_fit("\u0161r", "windows-1252")
+    for clean in ("\u5fde<br>", "Id somedufas (\u6b73) onsi ents fulleho bourdu pla", "I vs. \u718a It's Destiny..."):
+        assert repair(clean).text == clean
 
 
 def test_d48_korean_read_as_gbk_or_big5_comes_back() -> None:
@@ -158,3 +187,78 @@ def test_d73_an_ideograph_between_ascii_in_mostly_east_asian_text() -> None:
     # Western text read as GBK keeps the rule: an ideograph against ASCII letters in Latin prose
     for clean in ("Se\u00f1or M\u00fcller", "El ni\u00f1o", "\u00d1o\u00f1o", "S\u00e3o Paulo"):
         assert repair(clean).text == clean
+
+
+def test_d86_the_ascii_letters_the_trail_bytes_become() -> None:
+    from onemail.detect._langmodel import ascii_letter_log_likelihood
+
+    # 鉶 is GBK E3 6F ("ão") and Big5 E4 78 ("äx"); 髊 is Big5 F5 65 ("õe") and GBK F3 71
+    # ("óq"): the non-ASCII letters alone favour "ä" and "ó", the letters after them decide
+    for original, page in (("Era v\u00e3o", "gbk"), ("Mossossi esoroste eus\u00f5estr s", "big5"),
+                           ("Aravraesp dasso \u00f5est da rechuman as, \u00edve", "big5")):
+        moji = _moji(original, "cp1252", page)
+        assert repair(moji) == Repair(original, ((page, "windows-1252"),)), original
+    assert ascii_letter_log_likelihood(b"o") > ascii_letter_log_likelihood(b"x")
+    assert ascii_letter_log_likelihood(b"E") == ascii_letter_log_likelihood(b"e")  # (case-folded)
+    assert ascii_letter_log_likelihood(b"\xe3 - 1") == 0.0
+
+
+def test_d87_one_archaic_greek_letter_is_no_reading() -> None:
+    # Danish "Ås" read as GBK is 舠 (C5 73); its Big5 bytes, CD B1, read as UTF-8 are "ͱ"
+    # (GREEK SMALL LETTER HETA): one archaic letter, no symbol as "γ" may be, and the UTF-8
+    # reading won over the Western one (D11)
+    original = "For ejdsk. \u00c5s"
+    moji = _moji(original, "cp1252", "gbk")
+    assert moji == "For ejdsk. \u8220"
+    assert repair(moji) == Repair(original, (("gbk", "windows-1252"),))
+    for clean in ("IL2R\u03b3", "x \u03d1 y", "IL2R\u0371"):
+        assert repair(clean).text == clean
+
+
+def test_d88_quotes_around_a_word_without_an_accent() -> None:
+    from onemail.detect._repair import _alone_runs_are_words, _signs_at_words
+
+    # German quotes and an ellipsis in windows-1252 read as Shift_JIS: 兎 (93 65) and 賠 (94 85);
+    # no letter comes back, only typography at a word's edges (EUC-KR's reading was taken,
+    # "÷ÍrdeÛÓ")
+    original = "Ic \u201cerde\u201d\u2026 Ich"
+    moji = _moji(original, "cp1252", "cp932")
+    assert moji == "Ic \u514erde\u8ce0 Ich"
+    assert repair(moji) == Repair(original, (("shift_jis", "windows-1252"),))
+    assert [_signs_at_words(t) for t in ("\u201cerde\u201d\u2026", "don\u2019t", "\u00bfqu\u00e9")] == [True, True, True]
+    # a sign inside a word, a closing mark opening one, marks touching no letter: Shift_JIS
+    # text glued to English words stays
+    assert [_signs_at_words(t) for t in ("\u201cI\u2013k\u2039\u2026m", "\u2019B\u201a\u00abmp", "\u201a\u00b7r",
+                                         " \u2013 ")] == [False] * 4
+    for clean in ("Ionrenti \u7684\u5317\u7403mandshela getediess", "De also edn \u9054\u304dmp readie",
+                  "Ingso barl, assio nov ori sakospe ded, \u3059r"):
+        assert repair(clean).text == clean
+    # a run alone that opens a quoted word ("“e", the text cut short) reads back as a word
+    assert _alone_runs_are_words("Sidtedere \u8aa1till \u514e", "shift_jis", "windows-1252")
+
+
+@pytest.mark.xfail(strict=True, reason="known limit (issue 17 item 4): a letter only the text's own language "
+                   "writes, with that language left out of the model (bench/repair.py's cross-validation): "
+                   "Portuguese 'ã' is unseen, costs FLOOR, and Big5's 'äx' (Finnish, Swedish) wins over GBK's "
+                   "'ão' by 10 nats; generated iso-8859-1>gbk short 90 %, long 95 %, windows-1252>gbk short "
+                   "90 %, windows-1252>big5 short 95 % ('çã')")
+def test_limit_a_letter_of_the_left_out_language_only() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import onemail
+
+    code = (
+        "from onemail.detect._tables import language as t\n"
+        "for table in (t.LANGUAGES, t.COMMON_LETTERS, t.CONTEXTS, t.ASCII_LETTERS):\n"
+        "    table.pop('portuguese', None)\n"
+        "for page in t.PAGE_LANGUAGES.values():\n"
+        "    page.pop('portuguese', None)\n"
+        "from onemail.detect import repair\n"
+        "print(repair('Era v\\u9276').text)\n"
+    )
+    src = str(Path(onemail.__file__).resolve().parent.parent)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
+                       env={"PYTHONPATH": src, "PYTHONIOENCODING": "utf-8"}, check=True)
+    assert r.stdout.strip() == "Era v\u00e3o"

@@ -257,7 +257,8 @@ def test_charsets_reading_alike_do_not_lower_the_confidence():
     assert (d.charset, d.confidence) == ("koi8-r", 99)
     assert "koi8-u" not in [c.charset for c in d.candidates]
     d = detect("café crème".encode("latin-1"))
-    assert (d.charset, d.confidence) == ("windows-1252", 94)  # (81 before its ASCII letters counted)
+    # (81 before its ASCII letters counted, 94 before French's apostrophes took their share, D97)
+    assert (d.charset, d.confidence) == ("windows-1252", 92)
 
 
 def test_latin1_text_detected_as_western():

@@ -453,10 +453,14 @@ def _confidence(rows: list[tuple[float, int, str, bool]], nats: float | None = N
 
 
 def _forced_confidence(rows: list[tuple[float, int, str, bool]]) -> int:
-    """The UTF-8 rule's confidence (spec 004): three times the margin over the runner-up."""
+    """The UTF-8 rule's confidence: 100 where the design's three times the margin over the
+    runner-up reaches it (spec 004: no other reading comes near), else the chance that margin
+    gives, as for the scored answers (:func:`_confidence`, D96)."""
     top = round(rows[0][0])
     second = round(rows[1][0]) if len(rows) > 1 else 0
-    return max(0, min(100, (top - second) * 3))
+    if (top - second) * 3 >= 100:
+        return 100
+    return _confidence(rows)
 
 
 def _rank(data: bytes, sample: bytes, forced_utf8: bool = False, utf8_error: int = -1) -> Detection:

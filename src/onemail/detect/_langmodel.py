@@ -197,8 +197,10 @@ _Page = tuple[list[_Model], bytes, bytes, list[float], bytes, bytes]
 #: log(1 - share)).
 _ModelTables = tuple[dict[str, _Page], dict[str, int], dict[str, tuple[float, float]]]
 #: The contexts of :func:`high_byte_counts`: seven byte strings of :func:`_context`, the window,
-#: the ASCII letters on lines that hold a high byte.
-Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int, bytes]
+#: the ASCII letters on lines that hold a high byte, the bytes around the first one whose ASCII
+#: letters weigh the languages, the high bytes at a word start and after an ASCII letter (the
+#: last two of :func:`_context`).
+Context = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, int, bytes, bytes, bytes]
 #: An evaluated page: (log-likelihood, -order, label, fit, language index, MIX_NATS cost).
 _Row = tuple[float, int, str, float, int, float]
 #: Per page for the bound loop (:func:`_page_rows`).
@@ -472,6 +474,10 @@ def _build_rows() -> None:
     _packed_mix["contraction"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE) if b >= 0x80 and table(label)[b].isalpha())
         for b in range(256)]
+    # an apostrophe at the start of a word (D97)
+    _packed_apostrophe.extend(sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE) if table(label)[b] == "\u2019")
+                              for b in range(256))
+    _not_apostrophe.append(bytes(b for b in range(256) if not _packed_apostrophe[b]))
     _packed_mix["alone"] = [
         sum(1 << (64 * i) for i, label in enumerate(SINGLE_BYTE)
             if b >= 0x80 and "\u00c0" <= table(label)[b] <= "\u024f" and table(label)[b].isalpha()
@@ -539,7 +545,21 @@ _CASE_FMT = f"<{2 * len(SINGLE_BYTE)}I"
 #: capitals of tests/detect/test_langmodel.py (not corpus text) 5 reads the Serbian and Russian
 #: windows-1251 ones right, 20 the Serbian only, 2 also the KOI8-R one, 1 also the Greek one.
 CASE_KAPPA = 5.0
+#: The share of capitals among the letters that start a word (D95): a capital opens every
+#: sentence and name, so a word's first letter is a capital far more often than a letter
+#: inside it. None: ``INITIAL_UPPER`` of ``_tables/language.py``, the median over langdetect's
+#: profiles of cased alphabets (scripts/train_detect.py, from their trigrams of a space and two
+#: letters: 0.216, from 0.16 Macedonian to 0.46 German, whose nouns are capitals).
+INITIAL_UPPER_SHARE: float | None = None
 _case_cache: dict[tuple[int, int], float] = {}
+
+
+def _beta_case(upper: int, lower: int, share: float) -> float:
+    """Log-probability (nats) of ``upper`` capitals and ``lower`` small letters, in their order,
+    under the beta prior of ``CASE_KAPPA`` pseudo-letters around the capitals' ``share``."""
+    a, b = CASE_KAPPA * share, CASE_KAPPA * (1 - share)
+    lg = math.lgamma
+    return lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
 
 
 def _case_term(upper: int, lower: int) -> float:
@@ -549,20 +569,103 @@ def _case_term(upper: int, lower: int) -> float:
     key = (upper, lower)
     found = _case_cache.get(key)
     if found is None:
-        a, b = CASE_KAPPA * UPPER_MIN, CASE_KAPPA * (1 - UPPER_MIN)
-        lg = math.lgamma
-        found = lg(a + upper) + lg(b + lower) - lg(a + b + upper + lower) - (lg(a) + lg(b) - lg(a + b))
+        found = _beta_case(upper, lower, UPPER_MIN)
         if len(_case_cache) < _GAMMA_KEEP:
             _case_cache[key] = found
     return found
 
 
-def _case_terms(ns: list[int], pick: _Pick) -> list[float]:
+def _initial_case_term(upper: int, lower: int) -> float:
+    """:func:`_case_term` of the letters at a word start: the beta prior of ``CASE_KAPPA``
+    pseudo-letters around ``INITIAL_UPPER_SHARE`` (D95)."""
+    key = (upper, lower)
+    found = _initial_case_cache.get(key)
+    if found is None:
+        share: float
+        if INITIAL_UPPER_SHARE is None:
+            from ._tables.language import INITIAL_UPPER as share
+        else:
+            share = INITIAL_UPPER_SHARE
+        found = _beta_case(upper, lower, share)
+        if len(_initial_case_cache) < _GAMMA_KEEP:
+            _initial_case_cache[key] = found
+    return found
+
+
+_initial_case_cache: dict[tuple[int, int], float] = {}
+
+
+def _split_case_term(upper: int, lower: int, initial_upper: int, initial_lower: int) -> float:
+    """:func:`_case_term` of the letters that do not open a word plus :func:`_initial_case_term`
+    of those that do (``upper`` and ``lower`` count all of them), kept for the next texts."""
+    found = (_case_term(max(0, upper - initial_upper), max(0, lower - initial_lower))
+             + _initial_case_term(initial_upper, initial_lower))
+    if len(_split_case_cache) < _GAMMA_KEEP:
+        _split_case_cache[(upper, lower, initial_upper, initial_lower)] = found
+    return found
+
+
+_split_case_cache: dict[tuple[int, int, int, int], float] = {}
+#: Per byte, packed per page (``_pack``'s layout): 1 when the page reads it as ``’`` (D97).
+_packed_apostrophe: list[int] = []
+_not_apostrophe: list[bytes] = []  # (its one item: the bytes no page reads as ’, a deletion set)
+#: Nats an apostrophe that opens a word gives back of its elisions' rate (D97). None:
+#: ``APOSTROPHE_LIFT`` of ``_tables/language.py`` (scripts/train_detect.py: the median over
+#: the languages with elisions of the log-factor by which they raise ``’``).
+APOSTROPHE_START_NATS: float | None = None
+
+
+def _apostrophe_lift() -> float:
+    if APOSTROPHE_START_NATS is not None:
+        return APOSTROPHE_START_NATS
+    from ._tables.language import APOSTROPHE_LIFT
+
+    lift: float = APOSTROPHE_LIFT
+    return lift
+
+
+def _apostrophe_terms(ns: list[int], pick: _Pick, after_letter: bytes, scale: float) -> list[float] | None:
+    """Per page (``SINGLE_BYTE`` order): ``-APOSTROPHE_LIFT`` nats per high byte it reads as
+    ``’`` that does not follow an ASCII letter (``after_letter``: the high bytes of the context
+    window that do, counted ``scale`` times), or None when no page reads a byte present as ``’``
+    (D97): the elisions' rate of the apostrophe is that of one after a letter (``l’homme``,
+    ``it’s``, ``i’r``); one that opens a word, follows a space or stands in a run of high bytes
+    is no elision's."""
+    every = sum(map(mul, ns, pick(_packed_apostrophe)))
+    if not every:
+        return None
+    kept = after_letter.translate(None, _not_apostrophe[0]) if after_letter else b""
+    elided = _unpack(sum(map(_packed_apostrophe.__getitem__, kept)), _UB_FMT, len(SINGLE_BYTE)) if kept else None
+    lift = _apostrophe_lift()
+    counts = _unpack(every, _UB_FMT, len(SINGLE_BYTE))
+    if elided is None:
+        return [-lift * n for n in counts]
+    return [-lift * max(0.0, n - k * scale) for n, k in zip(counts, elided, strict=True)]
+
+
+def _case_terms(ns: list[int], pick: _Pick, initial: bytes = b"", scale: float = 1.0) -> list[float]:
     """Per page (``SINGLE_BYTE`` order): :func:`_case_term` of the high bytes it reads as
-    capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0)."""
+    capitals and as small letters (0.0 for all when ``CASE_KAPPA`` is 0); those of them at a
+    word start (``initial``, the high bytes of the context window there, counted ``scale``
+    times: the window may hold fewer high bytes than the counts) by
+    :func:`_initial_case_term` (D95)."""
     if CASE_KAPPA <= 0 or not ns:
         return [0.0] * len(SINGLE_BYTE)
     both = _unpack(sum(map(mul, ns, pick(_packed_case))), _CASE_FMT, len(SINGLE_BYTE))
+    if initial:
+        # capitals open words (names, sentences): at a word start they are drawn at the rate
+        # of capitals there, the other letters at the rate of all letters
+        if len(initial) > 16:  # (a multiply-add per distinct byte: Cyrillic text opens words in few)
+            distinct = set(initial)
+            at_start = _unpack(sum([initial.count(b) * _packed_case[b] for b in distinct]), _CASE_FMT,
+                               len(SINGLE_BYTE))
+        else:
+            at_start = _unpack(sum(map(_packed_case.__getitem__, initial)), _CASE_FMT, len(SINGLE_BYTE))
+        if scale != 1.0:
+            at_start = tuple(round(n * scale) for n in at_start)
+        split = _split_case_cache.get
+        return [found if (found := split(key)) is not None else _split_case_term(*key)
+                for key in zip(both[0::2], both[1::2], at_start[0::2], at_start[1::2], strict=True)]
     # (the kept terms looked up here, a call of _case_term only for a pair not kept: pages
     # reading the bytes alike share their pairs)
     get = _case_cache.get
@@ -701,15 +804,21 @@ def high_byte_counts(data: bytes) -> tuple[list[tuple[int, int]], int, Context]:
         first = _HIGH_BYTE.search(text)
         first_high = first.start() if first else 0
     start = max(0, first_high - ASCII_BYTES // 2)
-    return counts, letters, (*_context(window), window, line_letters, text[start:start + ASCII_BYTES])
+    beside, before, after, by_digit, lone, between, contraction, initial, behind = _context(window)
+    return counts, letters, (beside, before, after, by_digit, lone, between, contraction, window, line_letters,
+                             text[start:start + ASCII_BYTES], initial, behind)
 
 
 def _drop_long_ascii(data: bytes) -> bytes:
-    """Return ``data`` without its ASCII runs of ``LOCAL_ASCII_RUN`` bytes or more.
+    """Return ``data`` without its ASCII runs of ``LOCAL_ASCII_RUN`` bytes or more, but the
+    ASCII letters that touch a high byte (at most ``WORD_BYTES`` on each side, D95).
 
     The bytes are marked ``a`` (ASCII) or ``H`` (high) by ``bytes.translate``; ``bytes.find``
     of ``LOCAL_ASCII_RUN`` marks ``a`` finds a long run's start, of ``H`` its end: C all the way,
-    where a regular expression paid a look-behind at every byte.
+    where a regular expression paid a look-behind at every byte. A run is another text, but
+    the letters of the high byte's own word are its text (``Blanchard\xd5s`` in a machine log:
+    without them a lone high byte had no ASCII letter at all, which says nothing against a
+    non-Latin alphabet, and read as Cyrillic).
     """
     marks = data.translate(_MARKS)
     run = _RUN_MARKS
@@ -721,9 +830,14 @@ def _drop_long_ascii(data: bytes) -> bytes:
             out.append(data[i:])
             break
         out.append(data[i:j])
+        if j:  # (a high byte before the run: the letters after it end its word)
+            head = data[j:j + WORD_BYTES]
+            out.append(head[:len(head) - len(head.lstrip(_LETTERS))])
         i = marks.find(b"H", j)
         if i < 0:
             break
+        tail = data[i - WORD_BYTES:i]  # (the run is longer than WORD_BYTES)
+        out.append(tail[len(tail.rstrip(_LETTERS)):])
     return b"".join(out)
 
 
@@ -749,18 +863,20 @@ def _end_of_high(data: bytes, n: int) -> int:
     return len(data)
 
 
-def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
+def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
     """Return the high bytes of ``window`` beside an ASCII letter, before an upper-case one,
     after a lower-case one, beside an ASCII digit, alone between white space, between two
-    ASCII letters, and in the place of the apostrophe of ``’ll`` / ``n’t`` (in no particular
-    order).
+    ASCII letters, in the place of the apostrophe of ``’ll`` / ``n’t`` (in no particular
+    order), at the start of a word (after an ASCII byte that is no letter, or first in
+    ``window``, and before an ASCII letter or a high byte; D95), and after an ASCII letter
+    (D97).
 
     Each byte of ``window`` is one byte of a big integer; class masks (0xFF per member byte,
     from ``bytes.translate``) are shifted by 8 bits to look at the neighbours, and the chosen
     bytes are cut out with ``and`` and a deletion of the zero bytes: one pass of C per step.
     """
     if not window:
-        return b"", b"", b"", b"", b"", b"", b""
+        return b"", b"", b"", b"", b"", b"", b"", b"", b""
     size = len(window)
     high = int.from_bytes(window.translate(_HIGH_MASK), "big")
     upper = int.from_bytes(window.translate(_UPPER_MASK), "big")
@@ -776,14 +892,20 @@ def _context(window: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, b
     space = int.from_bytes(window.translate(_SPACE_MASK), "big")
     alone = high & (space << 8) & (space >> 8)
     inside = high & (letter << 8) & (letter >> 8)
+    # a word of two letters or more starts (the first byte has no byte before it; the byte after
+    # is an ASCII letter or a high byte): a one-letter word is no name's capital (the three
+    # classes are disjoint: the bytes that are neither end a word)
+    word = letter | high
+    initial = high & (((word ^ ((1 << (8 * size)) - 1)) >> 8) | 0xFF << (8 * size - 8)) & (word << 8)
     if high.bit_count() > 2 * size:  # (a quarter of the bytes high: 8 bits each)
         contraction = bytes([window[m.start() - 1] for m in _CONTRACTION_DENSE.finditer(window)])
     else:
         contraction = b"".join(_CONTRACTION.findall(window))
-    beside, before, after, by_digit, lone, between = (
+    after_letter = high & (letter >> 8)
+    beside, before, after, by_digit, lone, between, at_start, behind = (
         (value & m).to_bytes(size, "big").translate(None, b"\0") if m else b""
-        for m in (adjacent, before_upper, after_lower, after_digit, alone, inside))
-    return beside, before, after, by_digit, lone, between, contraction
+        for m in (adjacent, before_upper, after_lower, after_digit, alone, inside, initial, after_letter))
+    return beside, before, after, by_digit, lone, between, contraction, at_start, behind
 
 
 _HIGH_MASK = bytes(0xFF if b >= 0x80 else 0 for b in range(256))
@@ -804,6 +926,9 @@ LOCAL_ASCII_RUN = 1024
 # rescan every short run from each of its bytes)
 _RUN_MARKS = b"a" * LOCAL_ASCII_RUN
 _LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
+#: The ASCII letters touching a high byte that :func:`_drop_long_ascii` keeps of a long ASCII
+#: run, on each side: the rest of the high byte's word (no word is longer; D95).
+WORD_BYTES = 64
 
 
 #: Weight of the ASCII letters' log-likelihood ratio (:func:`_ascii_terms`, D61): the letters
@@ -865,6 +990,25 @@ def _ascii_terms(window: bytes) -> list[float]:
     return list(spread(terms))
 
 
+def ascii_letter_log_likelihood(data: bytes) -> float:
+    """Return the log-likelihood (nats, a ``float``, at most 0) of the ASCII letters of ``data``,
+    case-folded, under all languages' pooled letter frequencies (``ASCII_LETTERS``, each
+    language's backed off as :func:`_ascii_tables` does): the evidence of the ASCII letters
+    that readings of one text differ in (D86: a CJK character's trail byte read back).
+
+    >>> ascii_letter_log_likelihood(b"o") > ascii_letter_log_likelihood(b"x")
+    True
+    """
+    pooled = _ascii_tables()[1]
+    letters = data.translate(_FOLD_ASCII, _NOT_LOWER_FOLDED)
+    return -sum(map(mul, map(letters.count, range(0x61, 0x7B)), pooled)) if letters else 0.0
+
+
+#: Case-folding of the ASCII capitals, and the bytes that are no ASCII letter (deleted).
+_FOLD_ASCII = bytes(b | 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
+_NOT_LOWER_FOLDED = bytes(b for b in range(256) if not (0x61 <= b <= 0x7A or 0x41 <= b <= 0x5A))
+
+
 def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
                      adjacent: Context | tuple[bytes, bytes, bytes] | None = None) -> list[tuple[float, str, float]]:
     """Return ``[(log-likelihood, label, fit)]`` of the two best single-byte pages, best first.
@@ -896,13 +1040,15 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
         (``INSIDE_SIGNS``). A 3-tuple (the first three contexts) is accepted: then near-ties
         are not decided by neighbours and every ASCII letter counts for non-Latin alphabets.
     """
-    adj, before_upper, after_lower, after_digit, alone, inside, contraction, window = (b"",) * 8
+    adj, before_upper, after_lower, after_digit, alone, inside, contraction, window, initial, behind = (b"",) * 10
     line_letters: int | None = None
     words = b""
     if adjacent and len(adjacent) >= 9:
         (adj, before_upper, after_lower, after_digit, alone, inside, contraction, window,
          line_letters) = cast(Context, adjacent)[:9]
         words = cast(Context, adjacent)[9] if len(adjacent) > 9 else window
+        initial = cast(Context, adjacent)[10] if len(adjacent) > 10 else b""
+        behind = cast(Context, adjacent)[11] if len(adjacent) > 11 else b""
     elif adjacent:
         adj, before_upper, after_lower = adjacent[:3]
     # (the order of the bytes changes no sum: the packed sums are integers)
@@ -956,7 +1102,17 @@ def rank_single_byte(counts: list[tuple[int, int]], ascii_letters: int,
     # per page (in the order of the float sum it replaced): ub_sum * scale + top, less
     # MIX_NATS * mixed; pages without languages bound at the floor
     mix_nats = [m * MIX_NATS for m in mixes]
-    case = _case_terms(ns, pick)
+    case_scale = 1.0
+    if window:
+        # (read in the window, as the contexts are: scaled to the counts)
+        in_window = len(window.translate(None, _ASCII))
+        if in_window and in_window < high:
+            case_scale = high / in_window
+    case = _case_terms(ns, pick, initial, case_scale)
+    if bs and window:
+        apostrophes = _apostrophe_terms(ns, pick, behind, case_scale)
+        if apostrophes is not None:
+            case = list(map(add, case, apostrophes))
     values = [u * scale + tops[k] + c for u, k, c in zip(ub_sums, _bound_sets, case, strict=True)]
     if _floor_rows:
         floor_bound = high * math.log(FLOOR)
@@ -1040,7 +1196,13 @@ def page_log_likelihood(data: bytes, label: str) -> float:
     high = sum(ns)
     pick = itemgetter(*bs) if len(bs) > 1 else (lambda t: (t[bs[0]],))
     best, _, lang = _evaluate(label, ns, pick, _beta_binomials(high, letters), high)
-    best += _case_terms(ns, pick)[SINGLE_BYTE.index(label)]
+    window = adjacent[7]
+    in_window = len(window.translate(None, _ASCII))
+    scale = high / in_window if in_window and in_window < high else 1.0
+    best += _case_terms(ns, pick, adjacent[10], scale)[SINGLE_BYTE.index(label)]
+    apostrophes = _apostrophe_terms(ns, pick, adjacent[11], scale)
+    if apostrophes is not None:
+        best += apostrophes[SINGLE_BYTE.index(label)]
     if lang < 0:
         return -math.inf
     field = 64 * _bound_labels.index(label)
@@ -1237,6 +1399,21 @@ def context_log_likelihood(window: bytes, label: str, lang: str,
         before, after = row
         total += before[classes[window[i - 1]] if i else 26] + after[classes[window[i + 1]] if i < last else 26]
     return total
+
+
+def best_context_log_likelihood(data: bytes, label: str) -> float:
+    """Return the highest :func:`context_log_likelihood` (nats, a ``float``) of ``data`` read by
+    ``label`` over the languages written in ``label`` (``-inf`` for a page of no language):
+    whether the neighbours of its letters are as some language's letters have them, where the
+    letters themselves may be any language's (D85: a short word read back from a CJK page).
+
+    >>> best_context_log_likelihood("\u00dcs".encode("cp1252"), "windows-1252") > 0
+    True
+    >>> best_context_log_likelihood("\u00ccx".encode("cp1252"), "windows-1252") < 0
+    True
+    """
+    langs = _page_langs().get(label, ())
+    return max((context_log_likelihood(data, label, lang) for lang in langs), default=-math.inf)
 
 
 def _neighbour_classes(label: str) -> bytes:

@@ -35,11 +35,17 @@ Latin and script-less text may go anywhere.
 
 Western text read as a CJK page (D38, D44, D45, D47): its reading back must be one
 language's letters (a sign every language uses between ASCII characters counts for none), an
-East Asian character must touch an ASCII letter and one standing alone must read as a word;
+East Asian character must touch an ASCII letter and one standing alone must read as a word
+(or, D85, be characters no likelier than random as Chinese or Japanese whose reading has a word's
+shape and a language's neighbours);
+a reading without letters is Western when its quotes stand at words' edges (D88);
 among CJK pages that read it back, the language model's likeliest wins. Korean read as GBK or
 Big5 may become Hangul again when the reading's syllables are mostly Korean's common ones
 (D48), and Chinese read as EUC-KR Chinese again when its Hangul is far less likely as Korean
-than random syllables (D51): the two exceptions to the Han/Hangul guard.
+than random syllables (D51): the two exceptions to the Han/Hangul guard. D48 counts the
+syllables on the input's non-ASCII characters (Big5 reads some as kana or Cyrillic, D90); Hangul
+glued before a small ASCII letter earns no frequency points (``ta챌찾o``, D91); a reading with a
+character alone against an ASCII letter may still be plain Chinese (``就hello一下。``, D92).
 
 GBK and Big5 read as each other (D65): their common ideographs are each other's common
 ideographs, so the common set cannot tell; a Chinese character model (langdetect's zh-cn and
@@ -478,6 +484,16 @@ _GLUED_FRONT = re.compile(r"(?<![A-Za-z0-9\u0370-\u0e7f])[\u0370-\u0e7f]+(?=[A-Z
 _STRAY_RUNS = re.compile(r"(?<=[A-Za-z0-9])[\u0370-\u0e7f]{2,}(?=[A-Za-z0-9])")
 
 
+def _glued_syllables(text: str) -> int:
+    """The Hangul syllables of ``text`` in runs of two or more right before a small ASCII letter
+    (``체챌체kl``, ``ta챌찾o``), which earn the repair score no frequency points (D91): Korean puts
+    Latin before its syllables (``PC를``, ``e메일``), hardly ever a small letter right after
+    them, while UTF-8 read as EUC-KR makes a syllable of each small accented letter (``ü`` is
+    0xC3 0xBC, ``체``), glued to the rest of its word. A single such syllable beside an ASCII
+    letter is isolated and counted as noise already (:func:`onemail.detect._scoring.classify`)."""
+    return sum(len(run) for run in _HANGUL_GLUED.findall(text))
+
+
 def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
     """Return ``(repair score, script group, counts)`` of ``text`` (``c``: :func:`classify` of
     ``text`` when it is known, a fresh one, changed here)."""
@@ -485,6 +501,9 @@ def _score(text: str, c: Counts | None = None) -> tuple[float, str, Counts]:
         c = classify(text)
     if c.hangul and _not_korean(text):
         c.hangul_common = 0  # (syllables that are no Korean earn no frequency points, D51)
+    if c.hangul_common and _HANGUL_GLUED_HINT.search(text) is not None:
+        # (syllables right before a small ASCII letter are no Korean word's, D91)
+        c.hangul_common = max(0, c.hangul_common - _glued_syllables(text))
     if c.common and not c.hangul and _no_chinese(text):
         c.common = 0  # (ideographs that are no Chinese nor Japanese earn no frequency points, D67)
     # (letters inside an ASCII word are no language's evidence, D49)
@@ -723,7 +742,8 @@ def _one_language_bytes(data: bytes, page: str) -> bool:
 def _western_letters(text: str) -> bool:
     """True when the non-ASCII characters of ``text`` are Latin letters of U+00C0..U+017F, small
     ones or a capital that starts a word before a small letter, and punctuation every language
-    uses (quotes, dashes, the ellipsis), at least one letter, each run of the letters with an
+    uses (quotes, dashes, the ellipsis), at least one letter (or none, the punctuation at words'
+    edges: :func:`_signs_at_words`, D88), each run of the letters with an
     ASCII letter beside it, no punctuation right before a letter (D79): the shape of a Western
     word's accents (``osiónibl``, ``sseiße``, ``Ãos``, ``“Ilitersér”…``), which a CJK page's
     text read as windows-1252 does not have: each of its characters is two bytes, mostly both
@@ -734,8 +754,42 @@ def _western_letters(text: str) -> bool:
     letter, alone, sign, sign_before = _western_letter_res()
     n_high = len(text) - len(text.encode("ascii", "ignore"))
     letters = _count(letter, text)
-    return (bool(letters) and letters + _count(sign, text) == n_high and alone.search(text) is None
-            and sign_before.search(text) is None)
+    n_signs = _count(sign, text)
+    return (letters + n_signs == n_high and bool(letters or (n_signs and _signs_at_words(text)))
+            and alone.search(text) is None and sign_before.search(text) is None)
+
+
+def _signs_at_words(text: str) -> bool:
+    """True when every run of the punctuation of :func:`_western_letters` in ``text`` stands at
+    the edge of a word of ASCII letters as typography puts it there (D88): opening quotes and
+    inverted marks before a word (``“erde``), closing quotes and the ellipsis after one
+    (``erde”…``), an apostrophe inside one (``don’t``): Western text without an accent. A run
+    that touches no letter, stands inside a word (``I–k``) or opens one with a closing mark is
+    a CJK page's bytes read as signs (``’B‚«mp`` for Shift_JIS ``達き``)."""
+    if not _SIGN_APART:
+        _SIGN_APART.append(re.compile(_western_letter_res()[2].pattern + "+"))
+    for m in _SIGN_APART[0].finditer(text):
+        i, j = m.span()
+        before = i > 0 and text[i - 1].isascii() and text[i - 1].isalpha()
+        after = j < len(text) and text[j].isascii() and text[j].isalpha()
+        run = m.group()
+        if before and after:
+            if run not in _APOSTROPHES:
+                return False
+        elif after:
+            if run.strip(_OPENING):
+                return False
+        elif not before or run.strip(_CLOSING):
+            return False
+    return True
+
+
+#: Typography's marks at a word's edges (D88): the apostrophes inside a word, the opening quotes
+#: and inverted marks before one, the closing quotes and the ellipsis after one.
+_APOSTROPHES = ("\u2019", "\u2018")
+_OPENING = "\u201c\u2018\u201e\u201a\u00ab\u2039\u00bf\u00a1"
+_CLOSING = "\u201d\u2019\u00bb\u203a\u2026"
+_SIGN_APART: list[re.Pattern[str]] = []
 
 
 def _western_letter_bytes(data: bytes, page: str) -> bool:
@@ -760,8 +814,11 @@ def _western_letter_bytes(data: bytes, page: str) -> bool:
     n_high = len(data.translate(None, _ASCII_BYTES))
     letters = _count(found[0], data)
     n_signs = _count(found[2], data) if found[2] is not None else 0
-    return (bool(letters) and letters + n_signs == n_high and found[1].search(data) is None
-            and (found[3] is None or found[3].search(data) is None))
+    if letters + n_signs != n_high or found[1].search(data) is not None or (
+            found[3] is not None and found[3].search(data) is not None):
+        return False
+    # (no letter: punctuation around words, D88, decided on the text, which is short of signs)
+    return bool(letters) or (bool(n_signs) and _signs_at_words(_decode(data, page) or ""))
 
 
 #: The punctuation of Latin-1 and General Punctuation (the signs of every language D79 allows:
@@ -817,14 +874,38 @@ _letters_of_bytes: dict[str, tuple[bytes, bytes, list[str | None], re.Pattern[by
 _ASCII_BYTES = bytes(range(128))
 
 
-def _east_ok(new: Counts) -> bool:
+def _east_ok(new: Counts, right: str = "", text: str = "") -> bool:
     """A CJK reading: two East Asian characters at least, a run of two, none isolated against
     an ASCII letter unless the reading is mostly East Asian: at least four East Asian characters
     besides those, and at least as many as ASCII letters (D73: ``1个SD卡`` in Chinese is ordinary
-    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters)."""
+    mixing; Western text read as a CJK page, ``Se駉r``, ``d醤韐lav er閚``, has more ASCII letters),
+    or (``right`` GBK, Big5 or Shift_JIS) a reading ``text`` that is plainly Chinese or Japanese
+    (:func:`_plain_east_asian`, D92)."""
     new_east = new.han + new.kana + new.hangul + new.half_kana
     total = new_east + new.wedged
-    return new_east >= 2 and (not new.wedged or new_east >= max(new.ascii_letters, 4)) and total - new.lone >= 2
+    if new_east < 2 or total - new.lone < 2:
+        return False
+    if not new.wedged or new_east >= max(new.ascii_letters, 4):
+        return True
+    # (or a plain Chinese or Japanese reading, D92)
+    return right in _CHINESE_MODEL_PAGES and bool(text) and _plain_east_asian(text)
+
+
+#: The pages whose readings :func:`_plain_east_asian` judges: the Chinese character model's
+#: languages are Chinese and Japanese (D65).
+_CHINESE_MODEL_PAGES = ("gbk", "big5", "shift_jis")
+
+
+def _plain_east_asian(text: str) -> bool:
+    """True when the non-ASCII characters of ``text`` are together at least
+    ``CHINESE_ODDS_NATS`` likelier as Chinese (or, with kana, as Japanese) than random
+    characters of GBK and Big5 (D92): Chinese mixed with ASCII words (``就hello一下。``,
+    ``hibernate加入jboss了``), whose common characters stand beside ASCII letters. Western text
+    read as a CJK page gives such characters only from two high bytes in a row (GB2312's and
+    Big5's rows need a second byte of at least 0xA1; an accented letter before an ASCII one
+    is a character of GBK's extensions, ``Se駉r``), seldom common ones."""
+    nats, _ = _log_ratios(text, _languages(text))
+    return max(nats) >= CHINESE_ODDS_NATS
 
 
 def _western_shape(text: str) -> bool:
@@ -873,6 +954,9 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
     new_alpha = new.cyrillic + new.hebrew + new.arabic + new.thai
     if new_alpha > old_alpha and new_alpha < 2:
         return False  # one Hebrew letter from "×”" is not a word (a Greek one may be: IL2Rγ)
+    if new.greek == old.greek + 1 and new_alpha <= old_alpha and _ARCHAIC_GREEK.search(new_text) is not None and (
+            _count(_ARCHAIC_GREEK, new_text) > _count(_ARCHAIC_GREEK, old_text)):
+        return False  # one archaic Greek letter is no symbol either: "ͱ" for Big5 "舠" (D87)
     if wrong in _CJK_PAGES and right in ("windows-1252", "iso-8859-1") and not western_checked and (
             not _western_shape(old_text) or not _consistent(new_text)
             or not _alone_runs_are_words(old_text, wrong, right)):
@@ -881,7 +965,7 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
             and not _korean_again(wrong, right, new, new_text) and not _chinese_again(wrong, right, old_text, new, new_text)
             and not _chinese_reading(wrong, right, old_text, new_text)):
         return False
-    if right in _CJK_PAGES and not _east_ok(new):
+    if right in _CJK_PAGES and not _east_ok(new, right, new_text):
         return False
     if wrong in _CJK_PAGES and right in _CHINESE_PAGES and _chinese_log_ratio(new_text)[0] <= 0:
         return False  # a CJK page's reading as GBK or Big5 is Chinese: likelier than random (D66)
@@ -892,6 +976,13 @@ def _plausible_step(wrong: str, right: str, old: Counts, new: Counts, new_text: 
     if right in _CJK_PAGES and new.han and not new.kana and new.half_kana > new.han:
         return False  # half-width katakana outnumbering the kanji, no kana (D31)
     return True
+
+
+#: The archaic and Coptic letters of the Greek block (heta, sampi, digamma, koppa, stigma, sho,
+#: san and the Coptic letters: U+0370..U+0373, U+0376..U+0377, U+03D8..U+03EF, U+03F7..U+03F8,
+#: U+03FA..U+03FB; rare, D74), which no text writes as a symbol, unlike the mathematical
+#: ``ϑ ϕ ϖ ϵ`` of the block (D87).
+_ARCHAIC_GREEK = re.compile("[\u0370-\u0373\u0376\u0377\u03d8-\u03ef\u03f7\u03f8\u03fa\u03fb]")
 
 
 #: Character-class ranges of the East Asian scripts, the one place the patterns below take them
@@ -905,6 +996,9 @@ _HANGUL_CHARS = "\uac00-\ud7a3"
 _HALF_KANA_CHARS = "\uff61-\uff9f"
 _PRIVATE_CHARS = "\ue000-\uf8ff"
 _EAST_CHARS = _KANA_CHARS + _UNIFIED_CHARS + _HANGUL_CHARS + _COMPATIBILITY_CHARS + _HALF_KANA_CHARS
+#: A Hangul syllable right before a small ASCII letter, and a run of two or more so (D91).
+_HANGUL_GLUED_HINT = re.compile(f"[{_HANGUL_CHARS}][a-z]")
+_HANGUL_GLUED = re.compile(f"[{_HANGUL_CHARS}]{{2,}}(?=[a-z])")
 
 
 #: A run of East Asian (or private-use) characters that is a word of its own: no letter or digit
@@ -919,19 +1013,64 @@ _EAST_IN_WORD = re.compile(f"[{_EAST_CHARS}{_PRIVATE_CHARS}](?:(?<=[A-Za-z].)|(?
 
 def _alone_runs_are_words(text: str, wrong: str, right: str) -> bool:
     """True when every East Asian run of ``text`` that stands as a word of its own reads, through
-    ``wrong`` and ``right`` (a CJK page and a Western one), as a word: letters only, an ASCII
-    one among them (D47). Western text read as a CJK page makes such a run from a short word
-    that starts with an accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in
-    Latin prose or code (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``."""
-    if _EAST_IN_WORD.search(text) is None:
-        return False  # every run alone: no accented letter inside a word (D47)
+    ``wrong`` and ``right`` (a CJK page and a Western one), as a word (D47, D85).
+
+    With an East Asian character beside an ASCII letter in the text (an accented letter read
+    with its neighbour, D47), a run alone must read as letters only, an ASCII one among them:
+    Western text read as a CJK page makes such a run from a short word that starts with an
+    accented letter (``él`` is GBK ``閘``, ``år``, ``ça``); Chinese in Latin prose or code
+    (``; 在 6250``, ``The word 愛 means``) reads as ``ÔÚ`` or ``·R``. Without one, or for a run
+    that reads as non-ASCII letters only, the run must also be no East Asian word
+    (:func:`_no_east_word`: characters no likelier than random ones as Chinese or Japanese) and
+    read with the shape of a word (:func:`_word_shaped`, D85): ``Üs komentotz`` for GBK ``躶``,
+    ``Ær unsen`` for Big5 ``鑼``; ``I vs. 熊`` (``ŒF``) and ``身辺`` (``ÉíÞx``) stay."""
+    glued = _EAST_IN_WORD.search(text) is not None
+    alone = False
     for m in _ALONE_EAST.finditer(text):
+        alone = True
         data = _encode(m.group(), wrong)
         word = _decode(data, right) if data is not None else None
-        # (letters only, at least one non-ASCII and one ASCII)
-        if word is None or not word.isalpha() or word.isascii() or not word.encode("ascii", "ignore"):
+        if glued and word is not None and word[0] in _OPENING and word.lstrip(_OPENING).isalpha():
+            continue  # a quoted word's opening: "“e" for Shift_JIS "兎" (D88)
+        # (letters only, at least one non-ASCII)
+        if word is None or not word.isalpha() or word.isascii():
             return False
-    return True
+        with_ascii = bool(word.encode("ascii", "ignore"))
+        if glued and with_ascii:
+            continue  # (D47)
+        if (not (glued or with_ascii) or not _word_shaped(word) or not _no_east_word(m.group())
+                or not _neighbours_fit(word, right)):
+            return False  # (D85)
+    return glued or alone
+
+
+def _word_shaped(word: str) -> bool:
+    """True when ``word`` (letters) has the shape of a word: a capital or a small letter, then
+    small letters only (D85; D29's rule: no word has a capital after a small letter, and a
+    word of two capitals is an abbreviation, not the accented word a CJK page's run alone
+    stands for)."""
+    return word[1:].islower() or len(word) == 1
+
+
+def _neighbours_fit(word: str, page: str) -> bool:
+    """True when the letters of ``word`` (a Latin word on the Western ``page``) have neighbours
+    at least as likely as letters in general do, in some language written in ``page``
+    (:func:`onemail.detect._langmodel.best_context_log_likelihood` >= 0, D85): ``Üs``, ``Ær``,
+    ``én``; not ``Ìx`` nor ``šr``, whose letters start no word and take no such neighbour."""
+    from ._langmodel import best_context_log_likelihood
+
+    data = _encode(word, page)
+    return data is not None and best_context_log_likelihood(data, page) >= 0
+
+
+def _no_east_word(run: str) -> bool:
+    """True when the East Asian ``run`` is no likelier than random characters as Chinese and as
+    Japanese (D65's model, D85: the characters of a reading of other bytes); a run with
+    Hangul is never such (Korean's own model decides Hangul, D51)."""
+    if _ALL_HANGUL.search(run) is not None:
+        return False
+    nats, _ = _log_ratios(run)
+    return max(nats) <= 0
 
 
 # A half-width katakana or half-width punctuation (U+FF61..U+FF9F) with no half-width neighbour
@@ -1490,6 +1629,15 @@ def _user_defined_in_japanese(text: str) -> bool:
     if c.han and not c.kana and c.half_kana > c.han:
         return False
     return c.common * 2 >= c.han
+def _high(text: str) -> int:
+    """The number of non-ASCII characters of ``text``: what a CJK page reads as double-byte
+    characters. Korean read as GBK or Big5 has one per syllable (D90): GBK reads every KS X
+    1001 syllable as an ideograph (rows 0xB0..0xC8 are GB2312's level 1), Big5 reads rows
+    0xC6..0xC8 (``퉤`` .. ``힝``: ``해``, ``했``, ``하``) as its ETEN extensions, kana, Cyrillic
+    letters and circled numbers (``해`` is ``п``), so the ideographs alone undercount them."""
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
 #: Korean read as a Chinese page comes back when its reading has at least this many syllables
 #: and at least this share of them among Korean's common ones (D48).
 KOREAN_MIN = 4
@@ -1802,7 +1950,7 @@ def _cjk_input_ok(text: str, old: Counts, right: str, memo: _Memo) -> bool:
     if right in _CJK_PAGES:
         # (or Korean read as GBK or Big5: ideographs to syllables, decided on the reading, D48;
         # and Chinese read as EUC-KR: syllables that are no Korean, D51)
-        return (_odd_east_memo(old, text, memo) or (right == "euc-kr" and old.han + old.half_kana >= KOREAN_MIN)
+        return (_odd_east_memo(old, text, memo) or (right == "euc-kr" and _high(text) >= KOREAN_MIN)
                 or (right in ("gbk", "big5") and (_not_korean(text) or _may_be_chinese_reading(text))))
     if right in ("windows-1252", "iso-8859-1"):
         found: bool | None = memo.get("western")
@@ -2099,8 +2247,12 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
     and GBK ``E7 6E``: ``ç_`` or ``ón``), and the score, without a frequency signal for Latin
     text, cannot tell them apart. Only readings within ``MARGIN`` of the best score compete;
     the fit is :func:`onemail.detect._langmodel.page_log_likelihood` of the bytes read by
-    ``right``; ties keep the pair order."""
-    from ._langmodel import MIX_NATS, page_log_likelihood
+    ``right``, less ``MIX_NATS`` per place no word writes (D78), plus ``ASCII_WEIGHT`` times the
+    log-likelihood of the text's ASCII letters under all languages' pooled frequencies (D86:
+    the pages' readings differ in the ASCII letters the trail bytes become, ``vão`` or ``väx``
+    for GBK or Big5 ``鉶``, which the non-ASCII letters' model does not see); ties keep the pair
+    order."""
+    from ._langmodel import ASCII_WEIGHT, MIX_NATS, ascii_letter_log_likelihood, page_log_likelihood
 
     top = best[0][2]
     competing = [row for row in western if row[0] >= top - MARGIN]
@@ -2117,6 +2269,8 @@ def _best_western(current: str, best: _Best, western: list[tuple[float, str, str
             if data is not None:
                 # a sign between two letters, a capital after a small letter: no word's (D78)
                 fit -= MIX_NATS * _not_in_words(_decode(data, right) or "")
+                # the ASCII letters the trail bytes became (D86), tempered as D61's are
+                fit += ASCII_WEIGHT * ascii_letter_log_likelihood(data)
             if data is not None and not _C1_BYTES.search(data):
                 fits[wrong] = fit  # (windows-1252 and ISO-8859-1 read these bytes alike)
         if chosen is None or fit > chosen_fit:
@@ -2270,7 +2424,8 @@ def _possible(text: str, memo: _Memo) -> bool:
     if _odd_east(han, common, text):  # (CJK to CJK needs mostly rare ideographs: _plausible_step)
         rights += ("gbk", "big5", "shift_jis", "euc-kr")
     western = memo["western"] = _western_shape(text)  # (Western text read as CJK has its shape: _plausible_step)
-    korean = ("euc-kr",) if han >= KOREAN_MIN and len(rights) == 1 else ()  # (D48)
+    # (D48: each syllable is one double-byte character of the Chinese page, D90)
+    korean = ("euc-kr",) if len(rights) == 1 and _high(text) >= KOREAN_MIN else ()
     # (ideographs may be the other Chinese page's reading, D65: its odds decide, on a reading)
     chinese = len(rights) == 1 and han
     may_be_chinese: bool | None = None  # (_may_be_chinese_reading of the text, once)
@@ -2306,7 +2461,7 @@ def _possible(text: str, memo: _Memo) -> bool:
                     continue  # (D65: ideographs that are not plainly Chinese, a reading that is)
             if right != "utf-8":
                 found = classify(out)
-                if not _east_ok(found):
+                if not _east_ok(found, right, out):
                     continue  # _plausible_step: a CJK reading gives a run of East Asian characters
                 memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
@@ -2338,7 +2493,7 @@ def _latin_readings(text: str, memo: _Memo) -> bool:
                 continue
             if right in _CJK_PAGES:
                 found = classify(out)
-                if not _east_ok(found):
+                if not _east_ok(found, right, out):
                     continue  # _plausible_step: a CJK reading gives a run of East Asian characters
                 memo["classified"] = (out, found)  # (the first round scores it: its counts)
             return True
